@@ -1,0 +1,379 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""bgcore's native core: board checks and the legal-move enumerator.
+
+Everything below ``# --- C level`` runs without the GIL and allocates nothing
+per generated move: boards are copied on the C stack (copy-make), results go
+into a caller-owned buffer and each distinct result is found once through a
+64-bit Zobrist key in an open-addressing table, with a full board compare
+when two keys agree.  The Python-facing part at the end is a thin wrapper for
+``bgcore.position`` and friends.
+"""
+
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memcmp, memset
+
+# --- C level ---------------------------------------------------------------
+
+# ZOBRIST[i][c + 16] is the key of slot i holding signed count c (-15..15).
+cdef uint64_t ZOBRIST[26][32]
+
+
+cdef uint64_t _splitmix64(uint64_t *state) noexcept nogil:
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef void _init_zobrist() noexcept nogil:
+    cdef uint64_t state = 0x6267636F7265  # "bgcore"
+    cdef int i, c
+    for i in range(26):
+        for c in range(32):
+            ZOBRIST[i][c] = _splitmix64(&state)
+        ZOBRIST[i][16] = 0  # an empty slot adds nothing to the key
+
+
+_init_zobrist()
+
+
+cdef uint64_t bg_hash(const bg_board *b) noexcept nogil:
+    cdef uint64_t key = 0
+    cdef int i
+    for i in range(26):
+        key ^= ZOBRIST[i][b.pt[i] + 16]
+    return key
+
+
+cdef void bg_movegen_init(bg_movegen *g) noexcept nogil:
+    memset(g, 0, sizeof(bg_movegen))
+    g.epoch = 1
+
+
+cdef bg_movegen *bg_movegen_new() noexcept nogil:
+    cdef bg_movegen *g = <bg_movegen *>malloc(sizeof(bg_movegen))
+    if g != NULL:
+        bg_movegen_init(g)
+    return g
+
+
+cdef void bg_movegen_free(bg_movegen *g) noexcept nogil:
+    free(g)
+
+
+cdef int bg_checkers(const bg_board *b, int side) noexcept nogil:
+    """Checkers on the board (bar included) of side 0 (on roll) or 1."""
+    cdef int i, n = 0
+    for i in range(26):
+        if side == 0 and b.pt[i] > 0:
+            n += b.pt[i]
+        elif side == 1 and b.pt[i] < 0:
+            n -= b.pt[i]
+    return n
+
+
+cdef int bg_validate(const bg_board *b) noexcept nogil:
+    cdef int i
+    for i in range(26):
+        if b.pt[i] < -BG_MAX_CHECKERS or b.pt[i] > BG_MAX_CHECKERS:
+            return -BG_ERR_COUNT
+    if b.pt[BG_BAR] < 0 or b.pt[0] > 0:
+        return -BG_ERR_COUNT
+    if bg_checkers(b, 0) > BG_MAX_CHECKERS or bg_checkers(b, 1) > BG_MAX_CHECKERS:
+        return -BG_ERR_TOO_MANY
+    return BG_OK
+
+
+cdef void bg_flip(const bg_board *b, bg_board *out) noexcept nogil:
+    cdef int i
+    cdef bg_board tmp
+    for i in range(26):
+        tmp.pt[i] = -b.pt[25 - i]
+    out[0] = tmp
+
+
+cdef inline void _new_epoch(bg_movegen *g) noexcept nogil:
+    g.epoch += 1
+    if g.epoch == 0:  # wrapped: forget every stamp once in 2**32 calls
+        memset(g.table, 0, sizeof(g.table))
+        g.epoch = 1
+
+
+cdef inline void _set(bg_board *b, uint64_t *key, int i, int value) noexcept nogil:
+    key[0] ^= ZOBRIST[i][b.pt[i] + 16] ^ ZOBRIST[i][value + 16]
+    b.pt[i] = <int8_t>value
+
+
+cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
+    """Keep b if it uses the most dice (the larger die when only one plays)."""
+    cdef int prio, h
+    cdef bg_slot *slot
+    cdef bg_result *r
+    if g.doubles:
+        prio = depth
+    else:
+        prio = 2 * depth
+        if depth == 1 and g.dice[0] == g.high_die:
+            prio += 1
+    if prio < g.best:
+        return
+    if prio > g.best:
+        g.best = prio
+        g.count = 0
+        _new_epoch(g)
+    h = <int>(key >> (64 - BG_TABLE_BITS))
+    while True:
+        slot = &g.table[h]
+        if slot.stamp != g.epoch:
+            if g.count >= g.capacity:
+                g.overflow = 1
+                return
+            slot.stamp = g.epoch
+            slot.key = key
+            slot.index = <uint32_t>g.count
+            r = &g.out[g.count]
+            r.board = b[0]
+            r.move = g.path
+            r.move.nsteps = <uint8_t>depth
+            r.move.hits = g.path.hits & <uint8_t>((1 << depth) - 1)
+            g.count += 1
+            return
+        if slot.key == key and memcmp(g.out[slot.index].board.pt, b.pt, 26) == 0:
+            return
+        h = (h + 1) & (BG_TABLE_SIZE - 1)
+
+
+cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
+                int maxsrc) noexcept nogil:
+    """Play dice[depth:] in every legal way from b (sources <= maxsrc)."""
+    cdef int d, src, dst, hi, moved = 0, count, target
+    cdef bg_board nb
+    cdef uint64_t nk
+    cdef uint8_t bit
+    if depth == g.ndice:
+        _leaf(g, b, key, depth)
+        return
+    d = g.dice[depth]
+    bit = <uint8_t>(1 << depth)
+    if b.pt[BG_BAR] > 0:
+        # A checker on the bar must enter first, on the opponent's home board.
+        dst = BG_BAR - d
+        count = b.pt[dst]
+        if count >= -1:
+            nb = b[0]
+            nk = key
+            _set(&nb, &nk, BG_BAR, nb.pt[BG_BAR] - 1)
+            if count == -1:
+                _set(&nb, &nk, 0, nb.pt[0] - 1)
+                _set(&nb, &nk, dst, 1)
+                g.path.hits |= bit
+            else:
+                _set(&nb, &nk, dst, count + 1)
+                g.path.hits &= ~bit
+            g.path.src[depth] = BG_BAR
+            g.path.dst[depth] = <uint8_t>dst
+            _play(g, &nb, nk, depth + 1, BG_BAR)
+            moved = 1
+    else:
+        hi = 24
+        while hi > 0 and b.pt[hi] <= 0:
+            hi -= 1
+        src = hi if hi < maxsrc else maxsrc
+        while src > 0:
+            if b.pt[src] > 0:
+                target = src - d
+                if target > 0:
+                    count = b.pt[target]
+                    if count >= -1:
+                        nb = b[0]
+                        nk = key
+                        _set(&nb, &nk, src, nb.pt[src] - 1)
+                        if count == -1:
+                            _set(&nb, &nk, 0, nb.pt[0] - 1)
+                            _set(&nb, &nk, target, 1)
+                            g.path.hits |= bit
+                        else:
+                            _set(&nb, &nk, target, count + 1)
+                            g.path.hits &= ~bit
+                        g.path.src[depth] = <uint8_t>src
+                        g.path.dst[depth] = <uint8_t>target
+                        _play(g, &nb, nk, depth + 1, src if g.doubles else BG_BAR)
+                        moved = 1
+                elif hi <= 6 and (target == 0 or src == hi):
+                    # Bearing off: all checkers home; a larger die only from
+                    # the highest point.
+                    nb = b[0]
+                    nk = key
+                    _set(&nb, &nk, src, nb.pt[src] - 1)
+                    g.path.hits &= ~bit
+                    g.path.src[depth] = <uint8_t>src
+                    g.path.dst[depth] = BG_OFF
+                    _play(g, &nb, nk, depth + 1, src if g.doubles else BG_BAR)
+                    moved = 1
+            src -= 1
+    if not moved:
+        _leaf(g, b, key, depth)
+
+
+cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
+                     bg_result *out, int capacity) noexcept nogil:
+    cdef uint64_t key
+    if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
+        return -BG_ERR_BAD_DICE
+    if d1 < d2:
+        d1, d2 = d2, d1
+    _new_epoch(g)
+    g.out = out
+    g.capacity = capacity
+    g.count = 0
+    g.best = -1
+    g.overflow = 0
+    g.high_die = d1
+    g.path.hits = 0
+    key = bg_hash(b)
+    if d1 == d2:
+        g.doubles = 1
+        g.ndice = 4
+        g.dice[0] = d1
+        g.dice[1] = d1
+        g.dice[2] = d1
+        g.dice[3] = d1
+        _play(g, b, key, 0, BG_BAR)
+    else:
+        g.doubles = 0
+        g.ndice = 2
+        g.dice[0] = d1
+        g.dice[1] = d2
+        _play(g, b, key, 0, BG_BAR)
+        g.dice[0] = d2
+        g.dice[1] = d1
+        _play(g, b, key, 0, BG_BAR)
+    if g.overflow:
+        return -BG_ERR_OVERFLOW
+    return g.count
+
+
+# --- Python level ----------------------------------------------------------
+
+cdef bg_movegen *_SHARED_GEN = bg_movegen_new()
+cdef bg_result *_SHARED_OUT = <bg_result *>malloc(BG_MAX_RESULTS * sizeof(bg_result))
+
+MAX_RESULTS = BG_MAX_RESULTS
+
+_ERRORS = {
+    BG_ERR_BAD_DICE: "dice must be two integers from 1 to 6",
+    BG_ERR_COUNT: "a slot holds more than 15 checkers, or a bar has the wrong sign",
+    BG_ERR_TOO_MANY: "a side has more than 15 checkers",
+    BG_ERR_OVERFLOW: "more results than the generator's capacity",
+}
+
+
+cdef int _load(bytes data, bg_board *b) except -1:
+    if len(data) != 26:
+        raise ValueError(f"a board has 26 slots, not {len(data)}")
+    memcpy(b.pt, <const char *>data, 26)
+    return 0
+
+
+def validate(bytes board):
+    """Return None if ``board`` (26 signed bytes) is a valid board, else the reason."""
+    cdef bg_board b
+    _load(board, &b)
+    cdef int rc = bg_validate(&b)
+    if rc < 0:
+        return _ERRORS[-rc]
+    return None
+
+
+def flip(bytes board):
+    """The same board seen from the other player."""
+    cdef bg_board b, f
+    _load(board, &b)
+    bg_flip(&b, &f)
+    return (<char *>f.pt)[:26]
+
+
+def zobrist(bytes board):
+    """The 64-bit Zobrist key the generator uses for ``board``."""
+    cdef bg_board b
+    _load(board, &b)
+    return bg_hash(&b)
+
+
+cdef class Results:
+    """The distinct results of one roll, held in native memory.
+
+    Indexing gives nothing but bytes and tuples, so a caller builds Python
+    objects only for the results it looks at.
+    """
+    cdef bg_result *_data
+    cdef int _count
+    cdef readonly int die1, die2
+
+    def __cinit__(self):
+        self._data = NULL
+        self._count = 0
+
+    def __dealloc__(self):
+        free(self._data)
+
+    def __len__(self):
+        return self._count
+
+    cdef int _check(self, Py_ssize_t i) except -1:
+        if i < 0 or i >= self._count:
+            raise IndexError("result index out of range")
+        return 0
+
+    def board(self, Py_ssize_t i):
+        """The board after result ``i`` (26 signed bytes), mover still on roll."""
+        self._check(i)
+        return (<char *>self._data[i].board.pt)[:26]
+
+    def steps(self, Py_ssize_t i):
+        """Result ``i``'s move: (from, to, hit) triples, highest source first.
+
+        That order (source, then destination, both descending) is always a
+        legal order to play the steps in.
+        """
+        self._check(i)
+        cdef bg_move *m = &self._data[i].move
+        cdef int k
+        return tuple(sorted([(m.src[k], m.dst[k], bool(m.hits >> k & 1)) for k in range(m.nsteps)],
+                            reverse=True))
+
+    def index(self, bytes board):
+        """The index of the result equal to ``board``, or -1."""
+        cdef bg_board b
+        cdef int i
+        _load(board, &b)
+        for i in range(self._count):
+            if memcmp(self._data[i].board.pt, b.pt, 26) == 0:
+                return i
+        return -1
+
+
+def generate(bytes board, int die1, int die2):
+    """Every distinct legal result of rolling ``die1``-``die2`` on ``board``.
+
+    ``board`` must already be valid (see :func:`validate`).
+    """
+    cdef bg_board b
+    cdef int n
+    _load(board, &b)
+    if bg_validate(&b) < 0:
+        raise ValueError(validate(board))
+    n = bg_generate(_SHARED_GEN, &b, die1, die2, _SHARED_OUT, BG_MAX_RESULTS)
+    if n < 0:
+        raise ValueError(_ERRORS[-n])
+    cdef Results res = Results.__new__(Results)
+    res._data = <bg_result *>malloc(n * sizeof(bg_result))
+    if res._data == NULL:
+        raise MemoryError()
+    memcpy(res._data, _SHARED_OUT, n * sizeof(bg_result))
+    res._count = n
+    res.die1 = die1
+    res.die2 = die2
+    return res

@@ -1,0 +1,449 @@
+"""The :class:`Position` value and its lazy :class:`LegalMoves` sequence.
+
+A position is always seen from the player on roll: that player moves from
+their 24-point towards their 1-point and bears off from points 1-6.
+
+>>> pos = Position.initial()
+>>> pos
+Position.from_position_id('4HPwATDgc/ABMA')
+>>> moves = pos.legal_moves((3, 1))
+>>> len(moves), str(moves[0])
+(16, '24/23 24/21')
+>>> m = pos.parse_move("8/5 6/5", (3, 1))
+>>> after = pos.play(m)  # the opponent is now on roll
+>>> after.pip_count()
+(167, 163)
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Iterator, NamedTuple, Sequence, overload
+
+import numpy as np
+
+from . import _core
+from .diagram import render
+from .errors import IllegalMoveError, InvalidPositionError
+from .ids import XGID, decode_position_id, encode_position_id
+from .move import Move, check_dice
+from .notation import parse_notation
+
+__all__ = ["Position", "LegalMoves", "GameResult", "Outcome", "VARIANTS"]
+
+
+def _layout(**points: int) -> tuple[int, ...]:
+    """A symmetric starting board from {point: count} in each player's numbering."""
+    board = [0] * 26
+    for name, count in points.items():
+        p = int(name[1:])
+        board[p] += count
+        board[25 - p] -= count
+    return tuple(board)
+
+
+#: Starting boards of the supported variants and their checkers per side.
+VARIANTS: dict[str, tuple[tuple[int, ...], int]] = {
+    "standard": (_layout(p24=2, p13=5, p8=3, p6=5), 15),
+    "nackgammon": (_layout(p24=2, p23=2, p13=4, p8=3, p6=4), 15),
+    "hypergammon": (_layout(p24=1, p23=1, p22=1), 3),
+}
+
+
+class Outcome(enum.IntEnum):
+    """How a game was won; the value is the points it scores (before the cube)."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+class GameResult(NamedTuple):
+    """The result of a finished game.
+
+    ``winner`` is 0 when the player on roll of the position has won, 1 when the
+    opponent has (after :meth:`Position.play` the winner is the opponent).
+    """
+
+    winner: int
+    outcome: Outcome
+
+    @property
+    def points(self) -> int:
+        """Points scored with the cube at 1."""
+        return int(self.outcome)
+
+
+def _as_int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    return value.__index__()  # type: ignore[attr-defined]
+
+
+class Position:
+    """An immutable, hashable backgammon position seen from the player on roll.
+
+    ``board`` is 26 ints: slots 1-24 the points in the on-roll player's
+    numbering (positive: that player's checkers, negative: the opponent's),
+    slot 25 the on-roll player's bar (>= 0) and slot 0 the opponent's bar
+    (<= 0). ``checkers`` is how many checkers each side plays with (15, or 3
+    in hypergammon); those not on the board have been borne off.
+    """
+
+    __slots__ = ("_board", "_bytes", "_checkers", "_hash")
+
+    _board: tuple[int, ...]
+    _bytes: bytes
+    _checkers: int
+    _hash: int
+
+    def __init__(self, board: Sequence[int] | None = None, *, checkers: int = 15) -> None:
+        if board is None:
+            board, checkers = VARIANTS["standard"]
+        if isinstance(board, (str, bytes)):
+            raise TypeError("Position(board) takes 26 ints; use Position.from_position_id for an ID")
+        try:
+            values = [_as_int(v, "a board slot") for v in board]
+        except TypeError as exc:
+            if not hasattr(board, "__iter__"):
+                raise TypeError(f"a board is a sequence of 26 ints, not {type(board).__name__}") from None
+            raise exc
+        checkers = _as_int(checkers, "checkers")
+        if not 1 <= checkers <= 15:
+            raise InvalidPositionError(f"checkers per side must be 1-15, not {checkers}")
+        if len(values) != 26:
+            raise InvalidPositionError(f"a board has 26 slots (0 to 25), not {len(values)}")
+        for i, v in enumerate(values):
+            if not -15 <= v <= 15:
+                raise InvalidPositionError(f"slot {i} holds {v} checkers (at most 15 a side)")
+        if values[25] < 0:
+            raise InvalidPositionError(f"slot 25 is the on-roll player's bar and cannot be negative ({values[25]})")
+        if values[0] > 0:
+            raise InvalidPositionError(f"slot 0 is the opponent's bar and cannot be positive ({values[0]})")
+        mine = sum(v for v in values if v > 0)
+        theirs = -sum(v for v in values if v < 0)
+        for who, n in (("the player on roll", mine), ("the opponent", theirs)):
+            if n > checkers:
+                raise InvalidPositionError(f"{who} has {n} checkers on the board, more than {checkers}")
+        self._set(tuple(values), checkers)
+
+    def _set(self, board: tuple[int, ...], checkers: int) -> None:
+        object.__setattr__(self, "_board", board)
+        object.__setattr__(self, "_bytes", bytes(v & 0xFF for v in board))
+        object.__setattr__(self, "_checkers", checkers)
+        object.__setattr__(self, "_hash", hash((board, checkers)))
+
+    @classmethod
+    def _trusted(cls, data: bytes, checkers: int) -> "Position":
+        """Build from the core's 26 signed bytes, skipping validation."""
+        self = object.__new__(cls)
+        board = tuple(b - 256 if b > 127 else b for b in data)
+        object.__setattr__(self, "_board", board)
+        object.__setattr__(self, "_bytes", data)
+        object.__setattr__(self, "_checkers", checkers)
+        object.__setattr__(self, "_hash", hash((board, checkers)))
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Position is immutable")
+
+    # --- constructors and conversions -----------------------------------
+
+    @classmethod
+    def initial(cls, variant: str = "standard") -> "Position":
+        """The starting position of ``variant``: standard, nackgammon or hypergammon."""
+        try:
+            board, checkers = VARIANTS[variant]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}") from None
+        return cls(board, checkers=checkers)
+
+    @classmethod
+    def from_position_id(cls, position_id: str, *, checkers: int = 15) -> "Position":
+        """Read a GNU Backgammon Position ID (player on roll's view)."""
+        return cls(decode_position_id(position_id), checkers=checkers)
+
+    def position_id(self) -> str:
+        """The GNU Backgammon Position ID, byte-exact with gnubg."""
+        return encode_position_id(self._board)
+
+    @classmethod
+    def from_xgid(cls, xgid: str, *, checkers: int = 15) -> "Position":
+        """Read a full XGID (``XGID=`` optional), oriented to the player on roll."""
+        return cls(XGID.parse(xgid).board, checkers=checkers)
+
+    def xgid(self) -> str:
+        """An XGID of this position, player on roll at the bottom, cube and score neutral."""
+        return XGID(self._board).format()
+
+    @classmethod
+    def from_array(cls, array: Sequence[int] | np.ndarray, *, checkers: int = 15) -> "Position":
+        """Read the 26-count array of wildbg and bgsage (see the class docstring)."""
+        a = np.asarray(array)
+        if a.shape != (26,):
+            raise InvalidPositionError(f"a board array has shape (26,), not {a.shape}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"a board array holds integers, not {a.dtype}")
+        return cls([int(v) for v in a], checkers=checkers)
+
+    def to_array(self) -> np.ndarray:
+        """The board as a new numpy int8 array of 26 counts."""
+        return np.frombuffer(self._bytes, dtype=np.int8).copy()
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """The 26 signed counts (see the class docstring)."""
+        return self._board
+
+    @property
+    def checkers(self) -> int:
+        """Checkers each side plays with."""
+        return self._checkers
+
+    def flip(self) -> "Position":
+        """The same board seen from the other player."""
+        return Position._trusted(_core.flip(self._bytes), self._checkers)
+
+    # --- counts and game state -------------------------------------------
+
+    def pip_count(self) -> tuple[int, int]:
+        """Pips to bear off: (player on roll, opponent); a checker on the bar counts 25."""
+        b = self._board
+        mine = sum(b[p] * p for p in range(1, 26) if b[p] > 0)
+        theirs = sum(-b[p] * (25 - p) for p in range(0, 25) if b[p] < 0)
+        return mine, theirs
+
+    def borne_off(self) -> tuple[int, int]:
+        """Checkers borne off: (player on roll, opponent)."""
+        b = self._board
+        mine = sum(v for v in b if v > 0)
+        theirs = -sum(v for v in b if v < 0)
+        return self._checkers - mine, self._checkers - theirs
+
+    def is_game_over(self) -> bool:
+        """True when a side has borne off all its checkers."""
+        return 0 in (sum(v for v in self._board if v > 0), sum(v for v in self._board if v < 0))
+
+    def result(self) -> GameResult | None:
+        """Who won a finished game and how (None while the game goes on).
+
+        >>> Position([0] * 6 + [15] + [0] * 19).result()  # the opponent is off
+        GameResult(winner=1, outcome=<Outcome.GAMMON: 2>)
+        >>> Position.initial().result() is None
+        True
+        """
+        b = self._board
+        mine = sum(v for v in b if v > 0)
+        theirs = -sum(v for v in b if v < 0)
+        if mine and theirs:
+            return None
+        if not mine and not theirs:
+            raise InvalidPositionError("both sides have borne off every checker")
+        if not mine:  # the player on roll has won
+            loser_left, winner = theirs, 0
+            in_home = b[0] < 0 or any(b[p] < 0 for p in range(1, 7))
+        else:
+            loser_left, winner = mine, 1
+            in_home = b[25] > 0 or any(b[p] > 0 for p in range(19, 25))
+        if loser_left < self._checkers:
+            outcome = Outcome.SINGLE
+        elif in_home:
+            outcome = Outcome.BACKGAMMON
+        else:
+            outcome = Outcome.GAMMON
+        return GameResult(winner, outcome)
+
+    # --- moves -------------------------------------------------------------
+
+    def legal_moves(self, dice: tuple[int, int]) -> "LegalMoves":
+        """Every legal play of ``dice``, one :class:`Move` per distinct result.
+
+        A lost turn gives exactly one move, the empty one; a finished game
+        gives none. The sequence is lazy: Move objects are built on access.
+        """
+        hi, lo = check_dice(dice)
+        if self.is_game_over():
+            return LegalMoves(self, (hi, lo), None)
+        return LegalMoves(self, (hi, lo), _core.generate(self._bytes, hi, lo))
+
+    def play(self, move: Move) -> "Position":
+        """The position after ``move``, seen from the opponent (now on roll).
+
+        Raises :class:`IllegalMoveError` if ``move`` is not legal here.
+        """
+        if not isinstance(move, Move):
+            raise TypeError(f"play() takes a Move, not {type(move).__name__}; see parse_move()")
+        moves = self.legal_moves(move.dice)
+        index = moves._index_of(move)
+        if index < 0:
+            raise IllegalMoveError(f"{str(move) or 'the empty move'} is not legal with {move.dice[0]}-{move.dice[1]} in {self!r}")
+        return moves.position_after(index)
+
+    def parse_move(self, text: str, dice: tuple[int, int]) -> Move:
+        """The legal move that ``text`` (standard notation) denotes with ``dice``.
+
+        Accepts ``24/18 13/10*``, ``bar/22``, ``25/22``, ``6/off``, ``6/0``,
+        ``8/5(2)``, ``24/18/13``; the stars are optional. Raises
+        :class:`IllegalMoveError` naming why when no legal move matches, or
+        when the text fits several.
+        """
+        steps = parse_notation(text)
+        moves = self.legal_moves(dice)
+        if not moves:
+            raise IllegalMoveError("the game is over: there is no move to play")
+        net = [0] * 26
+        for src, dst, _ in steps:
+            net[src] -= 1
+            net[dst] += 1
+        starred = {dst for _, dst, star in steps if star}
+        landings = {dst for _, dst, _ in steps if dst}
+        middles = {src for src, _, _ in steps} & landings
+        best: list[int] = []
+        best_cost = None
+        for i in range(len(moves)):
+            cand = moves._steps(i)
+            cnet = [0] * 26
+            for src, dst, _ in cand:
+                cnet[src] -= 1
+                cnet[dst] += 1
+            if cnet != net:
+                continue
+            hit_points = {dst for _, dst, hit in cand if hit}
+            if not starred <= hit_points:
+                continue
+            visited = {dst for _, dst, _ in cand}
+            cost = len(hit_points - landings) + len(middles - visited) + len(hit_points ^ starred)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = [i], cost
+            elif cost == best_cost:
+                best.append(i)
+        hi, lo = moves.dice
+        if not best:
+            if not steps:
+                raise IllegalMoveError(f"{hi}-{lo} has a legal move here: the turn cannot be passed")
+            raise IllegalMoveError(f"{text.strip()!r} is not a legal move with {hi}-{lo} in {self!r}")
+        if len(best) > 1:
+            options = ", ".join(str(moves[i]) for i in best)
+            raise IllegalMoveError(f"{text.strip()!r} is ambiguous with {hi}-{lo}: it could be {options}")
+        return moves[best[0]]
+
+    # --- dunder methods ---------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._board == other._board and self._checkers == other._checkers
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        extra = "" if self._checkers == 15 else f", checkers={self._checkers}"
+        return f"Position.from_position_id({self.position_id()!r}{extra})"
+
+    def __str__(self) -> str:
+        return render(self._board, self.pip_count(), self.borne_off(), self.position_id())
+
+    def __reduce__(self):
+        return (Position, (self._board,), None, None, None) if self._checkers == 15 else (
+            _position_with_checkers, (self._board, self._checkers))
+
+
+def _position_with_checkers(board: tuple[int, ...], checkers: int) -> Position:
+    return Position(board, checkers=checkers)
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of one roll, built lazily over the native result buffer.
+
+    Supports ``len()``, indexing, iteration and ``in``, like python-chess's
+    ``LegalMoveGenerator``; :meth:`position_after` gives the position a move
+    leads to without building the Move.
+    """
+
+    __slots__ = ("_position", "_dice", "_results")
+
+    def __init__(self, position: Position, dice: tuple[int, int], results: "_core.Results | None") -> None:
+        self._position = position
+        self._dice = dice
+        self._results = results
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        """The roll, higher die first."""
+        return self._dice
+
+    def __len__(self) -> int:
+        return 0 if self._results is None else len(self._results)
+
+    def _steps(self, i: int) -> tuple:
+        assert self._results is not None
+        return self._results.steps(i)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index):
+        n = len(self)
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(n))]
+        i = index.__index__()
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("legal move index out of range")
+        return Move._make(self._results.steps(i), self._dice)  # type: ignore[union-attr]
+
+    def __iter__(self) -> Iterator[Move]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def _index_of(self, move: Move) -> int:
+        """Index of the result ``move`` reaches, or -1 when it is not legal."""
+        if self._results is None or move.dice != self._dice:
+            return -1
+        key = tuple((s, d, h) for (s, d), h in zip(move.steps, move.hits))
+        for i in range(len(self._results)):
+            if self._results.steps(i) == key:
+                return i
+        board = _apply_steps(list(self._position.board), move.steps)
+        if board is None:
+            return -1
+        return self._results.index(bytes(v & 0xFF for v in board))
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._index_of(move) >= 0
+
+    def position_after(self, index: int) -> Position:
+        """The position after move ``index``, seen from the opponent (now on roll)."""
+        if self._results is None or not 0 <= index < len(self._results):
+            raise IndexError("legal move index out of range")
+        return Position._trusted(_core.flip(self._results.board(index)), self._position.checkers)
+
+    def positions(self) -> list[Position]:
+        """Every position the moves lead to, each seen from the opponent (now on roll)."""
+        return [self.position_after(i) for i in range(len(self))]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(str(m) or "(no move)" for m in self[:8])
+        more = ", ..." if len(self) > 8 else ""
+        return f"<LegalMoves {self._dice[0]}-{self._dice[1]} ({len(self)}): {shown}{more}>"
+
+
+def _apply_steps(board: list[int], steps: Sequence[tuple[int, int]]) -> list[int] | None:
+    """Play ``steps`` in order on a mutable board, or None if one cannot be played."""
+    for src, dst in steps:
+        if board[src] <= 0 or (src != 25 and board[25] > 0):
+            return None
+        if dst:
+            if board[dst] < -1:
+                return None
+            if board[dst] == -1:
+                board[dst] = 0
+                board[0] -= 1
+            board[dst] += 1
+        board[src] -= 1
+    return board
