@@ -1,0 +1,109 @@
+"""GNU Backgammon as an oracle, through the optional ``gnubg`` package.
+
+``gnubg.findbestmoves`` cuts each move tuple at its first bear-off, so this
+module calls gnubg's C move generator ``GenerateMoves`` directly (its
+extension module exports it) through ctypes and reads the exact result of
+every move.  Used by the tests and benchmarks; ``available()`` tells whether
+the package is installed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+from typing import NamedTuple, Sequence
+
+from .ids import board_to_gnubg
+
+__all__ = ["available", "GnubgMove", "generate_moves", "library", "format_move"]
+
+# gnubg's ``move`` struct (eval.h): int anMove[8]; positionkey key; ... 1064
+# bytes in the 1.1.0a16 build; the key starts right after anMove.
+MOVE_STRIDE = 1064
+KEY_OFFSET = 32
+
+
+class _MoveList(ctypes.Structure):
+    _fields_ = [
+        ("cMoves", ctypes.c_uint),
+        ("cMaxMoves", ctypes.c_uint),
+        ("cMaxPips", ctypes.c_uint),
+        ("iMoveBest", ctypes.c_int),
+        ("rBestScore", ctypes.c_float),
+        ("amMoves", ctypes.c_void_p),
+    ]
+
+
+Board = (ctypes.c_uint * 25) * 2
+
+_lib: ctypes.CDLL | None = None
+
+
+def available() -> bool:
+    """True when the gnubg package imports."""
+    try:
+        library()
+    except ImportError:
+        return False
+    return True
+
+
+def library() -> ctypes.CDLL:
+    """gnubg's extension module as a ctypes library (raises ImportError without gnubg)."""
+    global _lib
+    if _lib is None:
+        module = importlib.import_module("gnubg._gnubg")
+        lib = ctypes.CDLL(module.__file__)
+        lib.GenerateMoves.argtypes = [ctypes.POINTER(_MoveList), ctypes.POINTER(Board),
+                                      ctypes.c_int, ctypes.c_int, ctypes.c_int]
+        lib.GenerateMoves.restype = ctypes.c_int
+        lib.PositionIDFromKey.argtypes = [ctypes.c_void_p]
+        lib.PositionIDFromKey.restype = ctypes.c_char_p
+        _lib = lib
+    return _lib
+
+
+def gnubg_board(board: Sequence[int]) -> "ctypes.Array":
+    """A ctypes ``TanBoard`` (opponent first) for a bgcore board."""
+    theirs, mine = board_to_gnubg(board)
+    b = Board()
+    for i in range(25):
+        b[0][i] = theirs[i]
+        b[1][i] = mine[i]
+    return b
+
+
+class GnubgMove(NamedTuple):
+    """One of gnubg's results: the board's Position ID (mover still on roll) and its move."""
+
+    position_id: str
+    steps: tuple[tuple[int, int], ...]  # 1-based, 25 = bar, 0 = off
+
+
+def generate_moves(board: Sequence[int], die1: int, die2: int) -> list[GnubgMove]:
+    """gnubg's legal moves of ``die1``-``die2`` (gnubg plays die1 first)."""
+    lib = library()
+    ml = _MoveList()
+    b = gnubg_board(board)
+    lib.GenerateMoves(ctypes.byref(ml), ctypes.byref(b), die1, die2, 0)
+    out = []
+    for i in range(ml.cMoves):
+        base = ml.amMoves + i * MOVE_STRIDE
+        an = (ctypes.c_int * 8).from_address(base)
+        steps = []
+        for k in range(0, 8, 2):
+            if an[k] < 0:
+                break
+            steps.append((an[k] + 1, max(an[k + 1], -1) + 1))
+        pid = lib.PositionIDFromKey(base + KEY_OFFSET).decode("ascii")
+        out.append(GnubgMove(pid, tuple(steps)))
+    return out
+
+
+def format_move(steps: Sequence[tuple[int, int]], board: Sequence[int]) -> str:
+    """gnubg's own notation for ``steps`` played on ``board`` (``gnubg.movetupletostring``)."""
+    import gnubg
+
+    theirs, mine = board_to_gnubg(board)
+    flat = tuple(p for step in steps for p in step)
+    return gnubg.movetupletostring(flat, (tuple(theirs), tuple(mine)))
