@@ -15,7 +15,7 @@ from typing import NamedTuple, Sequence
 
 from .ids import board_to_gnubg
 
-__all__ = ["available", "GnubgMove", "generate_moves", "library", "format_move"]
+__all__ = ["available", "GnubgMove", "generate_moves", "library", "format_move", "gnubg_tuple"]
 
 # gnubg's ``move`` struct (eval.h): int anMove[8]; positionkey key; ... 1064
 # bytes in the 1.1.0a16 build; the key starts right after anMove.
@@ -100,10 +100,15 @@ def generate_moves(board: Sequence[int], die1: int, die2: int) -> list[GnubgMove
     return out
 
 
+def gnubg_tuple(board: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A bgcore board as the gnubg package's (opponent, player on roll) tuples."""
+    theirs, mine = board_to_gnubg(board)
+    return tuple(theirs), tuple(mine)
+
+
 def format_move(steps: Sequence[tuple[int, int]], board: Sequence[int]) -> str:
     """gnubg's own notation for ``steps`` played on ``board`` (``gnubg.movetupletostring``)."""
     import gnubg
 
-    theirs, mine = board_to_gnubg(board)
     flat = tuple(p for step in steps for p in step)
-    return gnubg.movetupletostring(flat, (tuple(theirs), tuple(mine)))
+    return gnubg.movetupletostring(flat, gnubg_tuple(board))

@@ -99,7 +99,7 @@ class Position:
 
     def __init__(self, board: Sequence[int] | None = None, *, checkers: int = 15) -> None:
         if board is None:
-            board, checkers = VARIANTS["standard"]
+            board = VARIANTS["standard"][0]
         if isinstance(board, (str, bytes)):
             raise TypeError("Position(board) takes 26 ints; use Position.from_position_id for an ID")
         try:
@@ -299,7 +299,7 @@ class Position:
         landings = {dst for _, dst, _ in steps if dst}
         middles = {src for src, _, _ in steps} & landings
         best: list[int] = []
-        best_cost = None
+        best_cost: tuple[int, int] | None = None
         for i in range(len(moves)):
             cand = moves._steps(i)
             cnet = [0] * 26
@@ -312,7 +312,9 @@ class Position:
             if not starred <= hit_points:
                 continue
             visited = {dst for _, dst, _ in cand}
-            cost = len(hit_points - landings) + len(middles - visited) + len(hit_points ^ starred)
+            # first: points the text names but the play passes by, or hits it does not name;
+            # then: hits without their star (stars are optional)
+            cost = (len(hit_points - landings) + len(middles - visited), len(hit_points ^ starred))
             if best_cost is None or cost < best_cost:
                 best, best_cost = [i], cost
             elif cost == best_cost:

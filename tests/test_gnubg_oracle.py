@@ -1,0 +1,96 @@
+"""Cross-check against GNU Backgammon's own C move generator (the gnubg package).
+
+gnubg's ``findbestmoves`` cuts move tuples at the first bear-off, so the
+oracle (``bgcore.oracle``) calls its C ``GenerateMoves`` through ctypes.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bgcore import Position
+from bgcore.selfplay import ROLLS, selfplay_positions
+
+oracle = pytest.importorskip("bgcore.oracle")
+if not oracle.available():
+    pytest.skip("the gnubg package is not installed (pip install '.[test]')", allow_module_level=True)
+
+
+def compare(pos: Position, dice: tuple[int, int]) -> list[str]:
+    """Differences between bgcore and gnubg on one roll (empty when they agree)."""
+    moves = pos.legal_moves(dice)
+    ours = {pos.play(m).flip().position_id(): str(m) for m in moves}
+    gnubg_moves = oracle.generate_moves(pos.board, *dice)
+    if not gnubg_moves:  # gnubg lists no move for a lost turn; bgcore lists the empty one
+        theirs = {pos.position_id(): ""}
+    else:
+        theirs = {m.position_id: oracle.format_move(m.steps, pos.board) for m in gnubg_moves}
+    problems = []
+    if set(ours) != set(theirs):
+        problems.append(f"{pos!r} {dice}: results differ: only bgcore {sorted(set(ours) - set(theirs))}, "
+                        f"only gnubg {sorted(set(theirs) - set(ours))}")
+    else:
+        for pid, text in ours.items():
+            if text != theirs[pid]:
+                problems.append(f"{pos!r} {dice}: bgcore writes {text!r}, gnubg {theirs[pid]!r}")
+    return problems
+
+
+@pytest.mark.parametrize("variant,count,seed", [
+    ("standard", 2000, 11),
+    ("nackgammon", 300, 12),
+    ("hypergammon", 300, 13),
+])
+def test_random_selfplay_positions_match_gnubg(variant: str, count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    problems = []
+    for pos in selfplay_positions(count, seed=seed, variant=variant):
+        problems += compare(pos, (rng.randint(1, 6), rng.randint(1, 6)))
+    assert not problems, f"{len(problems)} differences, e.g. {problems[:3]}"
+
+
+def test_every_roll_matches_gnubg() -> None:
+    problems = []
+    for pos in selfplay_positions(150, seed=99):
+        for dice in ROLLS:
+            problems += compare(pos, dice)
+    assert not problems, f"{len(problems)} differences, e.g. {problems[:3]}"
+
+
+@pytest.mark.parametrize("position_id", [
+    "4HPwATDgc/ABMA",  # start
+    "AAAAAAAAAAAAAA",  # both sides off
+])
+def test_position_ids_match_gnubg(position_id: str) -> None:
+    import gnubg
+
+    pos = Position.from_position_id(position_id)
+    assert gnubg.positionid(oracle.gnubg_tuple(pos.board)) == position_id
+
+
+def test_position_id_round_trip_with_gnubg() -> None:
+    import gnubg
+
+    for pos in selfplay_positions(500, seed=5) + selfplay_positions(100, seed=5, variant="hypergammon"):
+        pid = pos.position_id()
+        assert gnubg.positionid(oracle.gnubg_tuple(pos.board)) == pid
+        theirs, mine = gnubg.positionfromid(pid)
+        assert oracle.gnubg_tuple(pos.board) == (tuple(theirs), tuple(mine))
+
+
+def test_xgid_matches_gnubg_set_xgid() -> None:
+    import gnubg
+
+    for i, pos in enumerate(selfplay_positions(60, seed=21)):
+        for turn_pos in (pos, pos.flip()):
+            xgid = turn_pos.xgid()
+            # the same board written with the other player at the bottom
+            other = xgid.split(":")
+            flipped = turn_pos.flip().xgid().split(":")
+            other[0] = flipped[0]
+            other[3] = "-1"
+            for text in (xgid, ":".join(other)):
+                gnubg.command(f"set xgid {text}")
+                assert Position.from_xgid(text).position_id() == gnubg.positionid(), text
