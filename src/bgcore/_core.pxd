@@ -65,6 +65,7 @@ ctypedef struct bg_movegen:
     int high_die
     int ndice
     int dice[4]
+    uint32_t blocked       # bit p: the opponent holds point p
     bg_move path
 
 cdef void bg_movegen_init(bg_movegen *g) noexcept nogil

@@ -145,26 +145,57 @@ cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexc
         h = (h + 1) & (BG_TABLE_SIZE - 1)
 
 
-cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
-                int maxsrc) noexcept nogil:
-    """Play dice[depth:] in every legal way from b (sources <= maxsrc)."""
-    cdef int d, src, dst, hi, moved = 0, count, target
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+    #else
+    static inline int bg_top_bit(unsigned long x) { return 31 - __builtin_clz((unsigned int)x); }
+    #endif
+    """
+    int bg_top_bit(unsigned long x) noexcept nogil
+
+
+cdef inline uint32_t _mine_mask(const bg_board *b) noexcept nogil:
+    """Bit p set when the player on roll has a checker on point p (1-25)."""
+    cdef uint32_t m = 0
+    cdef int p
+    for p in range(1, 26):
+        if b.pt[p] > 0:
+            m |= <uint32_t>1 << p
+    return m
+
+
+cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
+                int depth, int maxsrc) noexcept nogil:
+    """Play dice[depth:] in every legal way from b (sources <= maxsrc).
+
+    ``mine`` has bit p set where the player on roll has checkers (25: bar);
+    ``g.blocked`` has bit p set where the opponent holds p, which no move of
+    the player on roll can change within a turn.
+    """
+    cdef int d, src, dst, hi, moved = 0, count
     cdef bg_board nb
     cdef uint64_t nk
+    cdef uint32_t nm, todo
     cdef uint8_t bit
     if depth == g.ndice:
         _leaf(g, b, key, depth)
         return
     d = g.dice[depth]
     bit = <uint8_t>(1 << depth)
-    if b.pt[BG_BAR] > 0:
+    if mine >> BG_BAR & 1:
         # A checker on the bar must enter first, on the opponent's home board.
         dst = BG_BAR - d
-        count = b.pt[dst]
-        if count >= -1:
+        if not (g.blocked >> dst & 1):
             nb = b[0]
             nk = key
+            nm = mine | (<uint32_t>1 << dst)
             _set(&nb, &nk, BG_BAR, nb.pt[BG_BAR] - 1)
+            if nb.pt[BG_BAR] == 0:
+                nm &= ~(<uint32_t>1 << BG_BAR)
+            count = nb.pt[dst]
             if count == -1:
                 _set(&nb, &nk, 0, nb.pt[0] - 1)
                 _set(&nb, &nk, dst, 1)
@@ -174,45 +205,49 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
                 g.path.hits &= ~bit
             g.path.src[depth] = BG_BAR
             g.path.dst[depth] = <uint8_t>dst
-            _play(g, &nb, nk, depth + 1, BG_BAR)
+            _play(g, &nb, nk, nm, depth + 1, BG_BAR)
             moved = 1
-    else:
-        hi = 24
-        while hi > 0 and b.pt[hi] <= 0:
-            hi -= 1
-        src = hi if hi < maxsrc else maxsrc
-        while src > 0:
-            if b.pt[src] > 0:
-                target = src - d
-                if target > 0:
-                    count = b.pt[target]
-                    if count >= -1:
-                        nb = b[0]
-                        nk = key
-                        _set(&nb, &nk, src, nb.pt[src] - 1)
-                        if count == -1:
-                            _set(&nb, &nk, 0, nb.pt[0] - 1)
-                            _set(&nb, &nk, target, 1)
-                            g.path.hits |= bit
-                        else:
-                            _set(&nb, &nk, target, count + 1)
-                            g.path.hits &= ~bit
-                        g.path.src[depth] = <uint8_t>src
-                        g.path.dst[depth] = <uint8_t>target
-                        _play(g, &nb, nk, depth + 1, src if g.doubles else BG_BAR)
-                        moved = 1
-                elif hi <= 6 and (target == 0 or src == hi):
-                    # Bearing off: all checkers home; a larger die only from
-                    # the highest point.
-                    nb = b[0]
-                    nk = key
-                    _set(&nb, &nk, src, nb.pt[src] - 1)
+    elif mine:
+        hi = bg_top_bit(mine)
+        if hi > maxsrc:
+            todo = mine & ((<uint32_t>2 << maxsrc) - 1)
+        else:
+            todo = mine
+        while todo:
+            src = bg_top_bit(todo)
+            todo ^= <uint32_t>1 << src
+            dst = src - d
+            if dst > 0:
+                if g.blocked >> dst & 1:
+                    continue
+            elif hi > 6 or (dst < 0 and src != hi):
+                # Bearing off needs every checker home, and a larger die
+                # bears off from the highest point only.
+                continue
+            else:
+                dst = BG_OFF
+            nb = b[0]
+            nk = key
+            nm = mine
+            _set(&nb, &nk, src, nb.pt[src] - 1)
+            if nb.pt[src] == 0:
+                nm &= ~(<uint32_t>1 << src)
+            if dst:
+                nm |= <uint32_t>1 << dst
+                count = nb.pt[dst]
+                if count == -1:
+                    _set(&nb, &nk, 0, nb.pt[0] - 1)
+                    _set(&nb, &nk, dst, 1)
+                    g.path.hits |= bit
+                else:
+                    _set(&nb, &nk, dst, count + 1)
                     g.path.hits &= ~bit
-                    g.path.src[depth] = <uint8_t>src
-                    g.path.dst[depth] = BG_OFF
-                    _play(g, &nb, nk, depth + 1, src if g.doubles else BG_BAR)
-                    moved = 1
-            src -= 1
+            else:
+                g.path.hits &= ~bit
+            g.path.src[depth] = <uint8_t>src
+            g.path.dst[depth] = <uint8_t>dst
+            _play(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
+            moved = 1
     if not moved:
         _leaf(g, b, key, depth)
 
@@ -233,6 +268,12 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
     g.high_die = d1
     g.path.hits = 0
     key = bg_hash(b)
+    cdef uint32_t mine = _mine_mask(b)
+    cdef int p
+    g.blocked = 0
+    for p in range(1, 25):
+        if b.pt[p] <= -2:
+            g.blocked |= <uint32_t>1 << p
     if d1 == d2:
         g.doubles = 1
         g.ndice = 4
@@ -240,16 +281,16 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
         g.dice[1] = d1
         g.dice[2] = d1
         g.dice[3] = d1
-        _play(g, b, key, 0, BG_BAR)
+        _play(g, b, key, mine, 0, BG_BAR)
     else:
         g.doubles = 0
         g.ndice = 2
         g.dice[0] = d1
         g.dice[1] = d2
-        _play(g, b, key, 0, BG_BAR)
+        _play(g, b, key, mine, 0, BG_BAR)
         g.dice[0] = d2
         g.dice[1] = d1
-        _play(g, b, key, 0, BG_BAR)
+        _play(g, b, key, mine, 0, BG_BAR)
     if g.overflow:
         return -BG_ERR_OVERFLOW
     return g.count
