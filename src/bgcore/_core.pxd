@@ -62,6 +62,7 @@ ctypedef struct bg_movegen:
     int best               # priority of the results kept so far
     int overflow
     int doubles
+    int second_order       # non-doubles: playing the lower die first
     int high_die
     int ndice
     int dice[4]

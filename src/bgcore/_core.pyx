@@ -226,6 +226,13 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
                 continue
             else:
                 dst = BG_OFF
+            if g.second_order and depth == 1 and dst != BG_OFF and src != g.path.dst[0] \
+                    and g.path.src[0] != BG_BAR and g.path.dst[0] != BG_OFF:
+                # Two checkers moved independently, low die first: the same
+                # play was already made high die first.  Skip it, but it
+                # still counts as a legal move.
+                moved = 1
+                continue
             nb = b[0]
             nk = key
             nm = mine
@@ -276,6 +283,7 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
             g.blocked |= <uint32_t>1 << p
     if d1 == d2:
         g.doubles = 1
+        g.second_order = 0
         g.ndice = 4
         g.dice[0] = d1
         g.dice[1] = d1
@@ -284,12 +292,14 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
         _play(g, b, key, mine, 0, BG_BAR)
     else:
         g.doubles = 0
+        g.second_order = 0
         g.ndice = 2
         g.dice[0] = d1
         g.dice[1] = d2
         _play(g, b, key, mine, 0, BG_BAR)
         g.dice[0] = d2
         g.dice[1] = d1
+        g.second_order = 1
         _play(g, b, key, mine, 0, BG_BAR)
     if g.overflow:
         return -BG_ERR_OVERFLOW
