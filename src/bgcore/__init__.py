@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 
+from . import batch
 from .errors import IllegalMoveError, InvalidPositionError
 from .move import Move
+from .perft import perft
 from .position import VARIANTS, GameResult, LegalMoves, Outcome, Position
 
 try:
@@ -29,6 +31,8 @@ __all__ = [
     "InvalidPositionError",
     "IllegalMoveError",
     "get_include",
+    "perft",
+    "batch",
     "__version__",
 ]
 

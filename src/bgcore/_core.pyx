@@ -9,8 +9,8 @@ when two keys agree.  The Python-facing part at the end is a thin wrapper for
 ``bgcore.position`` and friends.
 """
 
-from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 
 # --- C level ---------------------------------------------------------------
@@ -462,4 +462,173 @@ def count_many(const unsigned char[::1] boards, const unsigned char[::1] dice):
     free(out)
     if rc < 0:
         raise ValueError(f"generation {i}: {_ERRORS[-rc]}")
+    return total
+
+
+# --- batch generation ----------------------------------------------------
+
+cdef int _find_invalid(const int8_t *boards, const uint8_t *dice, Py_ssize_t n,
+                       Py_ssize_t *row) noexcept nogil:
+    """The first bad row's error code (its index in row[0]), or 0."""
+    cdef Py_ssize_t i
+    cdef int rc
+    for i in range(n):
+        rc = bg_validate(<const bg_board *>&boards[26 * i])
+        if rc == 0 and (dice[2 * i] < 1 or dice[2 * i] > 6 or dice[2 * i + 1] < 1 or dice[2 * i + 1] > 6):
+            rc = -BG_ERR_BAD_DICE
+        if rc < 0:
+            row[0] = i
+            return -rc
+    return 0
+
+
+def find_invalid(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
+    """(row, reason) of the first invalid board or roll, or None."""
+    cdef Py_ssize_t row = -1
+    cdef int code
+    with nogil:
+        code = _find_invalid(&boards[0, 0], &dice[0, 0], boards.shape[0], &row)
+    if code:
+        return row, _ERRORS[code]
+    return None
+
+
+cdef class Chunk:
+    """The results of a run of consecutive rows, built without the GIL.
+
+    ``run`` generates rows [start, stop) of already-validated arrays into a
+    growing native buffer; ``copy_into`` moves them to their final place.
+    """
+    cdef int8_t *data
+    cdef Py_ssize_t _rows, capacity
+    cdef readonly Py_ssize_t start, stop
+
+    def __cinit__(self, Py_ssize_t start, Py_ssize_t stop):
+        self.data = NULL
+        self._rows = 0
+        self.capacity = 0
+        self.start = start
+        self.stop = stop
+
+    def __dealloc__(self):
+        free(self.data)
+
+    @property
+    def rows(self):
+        """Results held so far."""
+        return self._rows
+
+    def run(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
+            int64_t[::1] counts, bint flip, bint store):
+        """Generate; write each row's number of results into ``counts``."""
+        cdef bg_movegen *g = bg_movegen_new()
+        cdef bg_result *out = <bg_result *>malloc(BG_MAX_RESULTS * sizeof(bg_result))
+        cdef Py_ssize_t i, k
+        cdef int n, failed = 0
+        cdef int8_t *grown
+        if g == NULL or out == NULL:
+            free(g)
+            free(out)
+            raise MemoryError()
+        with nogil:
+            for i in range(self.start, self.stop):
+                n = bg_generate(g, <const bg_board *>&boards[i, 0], dice[i, 0], dice[i, 1],
+                                out, BG_MAX_RESULTS)
+                if n < 0:
+                    failed = 1
+                    break
+                counts[i] = n
+                if not store:
+                    continue
+                if self._rows + n > self.capacity:
+                    k = max(2 * self.capacity, self._rows + n, 1024)
+                    grown = <int8_t *>realloc(self.data, k * 26)
+                    if grown == NULL:
+                        failed = 2
+                        break
+                    self.data = grown
+                    self.capacity = k
+                for k in range(n):
+                    if flip:
+                        bg_flip(&out[k].board, <bg_board *>&self.data[26 * (self._rows + k)])
+                    else:
+                        memcpy(&self.data[26 * (self._rows + k)], out[k].board.pt, 26)
+                self._rows += n
+        bg_movegen_free(g)
+        free(out)
+        if failed == 2:
+            raise MemoryError()
+        if failed:
+            raise ValueError(f"row {i}: {_ERRORS[-n]}")
+
+    def copy_into(self, int8_t[:, ::1] children, Py_ssize_t first_row):
+        """Copy the chunk's results into ``children`` from row ``first_row`` on."""
+        if self._rows:
+            memcpy(&children[first_row, 0], self.data, self._rows * 26)
+        free(self.data)
+        self.data = NULL
+        self.capacity = 0
+
+
+# --- perft ---------------------------------------------------------------
+
+cdef long long _perft(bg_movegen *g, bg_result **bufs, const bg_board *b, int depth,
+                      bint weighted) noexcept nogil:
+    cdef long long total = 0, sub
+    cdef int d1, d2, n, k
+    cdef bg_board child
+    cdef bg_result *out = bufs[depth]
+    if depth == 0:
+        return 1
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            n = bg_generate(g, b, d1, d2, out, BG_MAX_RESULTS)
+            if n < 0:
+                return -1
+            if depth == 1:
+                sub = n
+            else:
+                sub = 0
+                for k in range(n):
+                    if bg_checkers(&out[k].board, 0) == 0:
+                        sub += 1  # the game is over: a leaf
+                        continue
+                    bg_flip(&out[k].board, &child)
+                    sub += _perft(g, bufs, &child, depth - 1, weighted)
+            if weighted and d1 != d2:
+                sub *= 2
+            total += sub
+    return total
+
+
+def perft(bytes board, int depth, bint weighted=False):
+    """Leaf count after ``depth`` plies from a valid ``board`` (see bgcore.perft)."""
+    cdef bg_board b
+    cdef int i
+    cdef long long total
+    _load(board, &b)
+    if depth < 0:
+        raise ValueError(f"depth must be >= 0, not {depth}")
+    if depth > 12:
+        raise ValueError(f"depth {depth} is out of reach (at most 12)")
+    if bg_validate(&b) < 0:
+        raise ValueError(validate(board))
+    if depth == 0 or bg_checkers(&b, 0) == 0 or bg_checkers(&b, 1) == 0:
+        return 1
+    cdef bg_movegen *g = bg_movegen_new()
+    cdef bg_result *bufs[13]
+    cdef bint ok = g != NULL
+    for i in range(depth + 1):
+        bufs[i] = <bg_result *>malloc(BG_MAX_RESULTS * sizeof(bg_result))
+        ok = ok and bufs[i] != NULL
+    if not ok:
+        for i in range(depth + 1):
+            free(bufs[i])
+        bg_movegen_free(g)
+        raise MemoryError()
+    with nogil:
+        total = _perft(g, bufs, &b, depth, weighted)
+    for i in range(depth + 1):
+        free(bufs[i])
+    bg_movegen_free(g)
     return total

@@ -1,0 +1,77 @@
+"""Perft against GNU Backgammon's generator, and its edge cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgcore import Position
+from bgcore.perft import perft
+from bgcore.selfplay import ROLLS
+
+POSITIONS = {
+    "standard": Position.initial(),
+    "nackgammon": Position.initial("nackgammon"),
+    "hypergammon": Position.initial("hypergammon"),
+    "bear-off": Position.from_position_id("2+4OAAAA7PYAAA"),
+    "bar": Position.from_position_id("sHPwATDgc/ABMA").flip(),
+}
+
+
+def python_perft(pos: Position, depth: int, children) -> tuple[int, int]:
+    """(unweighted, weighted) perft through ``children(position, dice) -> positions``."""
+    if depth == 0 or pos.is_game_over():
+        return 1, 1
+    plain = weighted = 0
+    for dice in ROLLS:
+        w = 1 if dice[0] == dice[1] else 2
+        kids = children(pos, dice)
+        if depth == 1:
+            sub = (len(kids), len(kids))
+        else:
+            parts = [python_perft(k, depth - 1, children) for k in kids]
+            sub = (sum(p for p, _ in parts), sum(q for _, q in parts))
+        plain += sub[0]
+        weighted += w * sub[1]
+    return plain, weighted
+
+
+def gnubg_children(pos: Position, dice: tuple[int, int]) -> list[Position]:
+    from bgcore import oracle
+
+    moves = oracle.generate_moves(pos.board, *dice)
+    if not moves:
+        return [pos.flip()]
+    return [Position.from_position_id(m.position_id, checkers=pos.checkers).flip() for m in moves]
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_perft_matches_gnubg(name: str) -> None:
+    oracle = pytest.importorskip("bgcore.oracle")
+    if not oracle.available():
+        pytest.skip("the gnubg package is not installed")
+    pos = POSITIONS[name]
+    for depth in (1, 2):
+        expected = python_perft(pos, depth, gnubg_children)
+        assert (perft(pos, depth), perft(pos, depth, weighted=True)) == expected
+
+
+def test_perft_matches_the_python_api() -> None:
+    api = lambda p, d: p.legal_moves(d).positions()  # noqa: E731
+    for pos in (Position.initial(), POSITIONS["bar"]):
+        assert (perft(pos, 2), perft(pos, 2, weighted=True)) == python_perft(pos, 2, api)
+
+
+def test_perft_edge_cases() -> None:
+    start = Position.initial()
+    assert perft(start, 0) == 1
+    finished = Position([0] * 10 + [-15] + [0] * 15)
+    assert perft(finished, 3) == 1
+    # bearing off the last checker ends the game: those results are leaves
+    last = Position([0, 0, 1] + [0] * 21 + [-15, 0])
+    assert perft(last, 2) == python_perft(last, 2, lambda p, d: p.legal_moves(d).positions())[0]
+    with pytest.raises(ValueError):
+        perft(start, -1)
+    with pytest.raises(TypeError):
+        perft(start, 1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        perft(start.position_id(), 1)  # type: ignore[arg-type]
