@@ -23,6 +23,7 @@ cdef enum:
     BG_MAX_CHECKERS = 15   # per side
     BG_MAX_RESULTS = 4096  # capacity that holds every legal position's results
     BG_TABLE_BITS = 13
+    BG_TABLE_MIN_BITS = 7  # each generation starts with a 128-slot table
     BG_TABLE_SIZE = 8192   # 1 << BG_TABLE_BITS, at least twice BG_MAX_RESULTS
 
 # Error codes returned (negated) by bg_generate and bg_validate.
@@ -55,6 +56,8 @@ ctypedef struct bg_movegen:
     # Scratch state of one generator; one per thread. Caller-owned: allocate
     # with bg_movegen_new() (or embed it) and call bg_movegen_init() once.
     bg_slot table[BG_TABLE_SIZE]
+    uint64_t keys[BG_MAX_RESULTS]  # each result's key, to re-insert when growing
+    int bits               # the table in use is the first 1 << bits slots
     uint32_t epoch
     bg_result *out
     int capacity

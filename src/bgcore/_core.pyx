@@ -108,9 +108,7 @@ cdef inline void _set(bg_board *b, uint64_t *key, int i, int value) noexcept nog
 
 cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
     """Keep b if it uses the most dice (the larger die when only one plays)."""
-    cdef int prio, h
-    cdef bg_slot *slot
-    cdef bg_result *r
+    cdef int prio
     if g.doubles:
         prio = depth
     else:
@@ -122,27 +120,62 @@ cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexc
     if prio > g.best:
         g.best = prio
         g.count = 0
+        g.bits = BG_TABLE_MIN_BITS
         _new_epoch(g)
-    h = <int>(key >> (64 - BG_TABLE_BITS))
+    _insert(g, b, key, depth)
+
+
+cdef inline int _probe(bg_movegen *g, const bg_board *b, uint64_t key) noexcept nogil:
+    """The slot holding ``b``, or the empty slot where it belongs."""
+    cdef int mask = (1 << g.bits) - 1
+    cdef int h = <int>(key >> (64 - g.bits))
+    cdef bg_slot *slot
     while True:
         slot = &g.table[h]
         if slot.stamp != g.epoch:
-            if g.count >= g.capacity:
-                g.overflow = 1
-                return
-            slot.stamp = g.epoch
-            slot.key = key
-            slot.index = <uint32_t>g.count
-            r = &g.out[g.count]
-            r.board = b[0]
-            r.move = g.path
-            r.move.nsteps = <uint8_t>depth
-            r.move.hits = g.path.hits & <uint8_t>((1 << depth) - 1)
-            g.count += 1
-            return
-        if slot.key == key and memcmp(g.out[slot.index].board.pt, b.pt, 26) == 0:
-            return
-        h = (h + 1) & (BG_TABLE_SIZE - 1)
+            return h
+        if slot.key == key and (b == NULL or memcmp(g.out[slot.index].board.pt, b.pt, 26) == 0):
+            return h
+        h = (h + 1) & mask
+
+
+cdef void _grow(bg_movegen *g) noexcept nogil:
+    """Quadruple the table (it starts small to stay in L1) and re-insert."""
+    cdef int i, h
+    g.bits += 2
+    if g.bits > BG_TABLE_BITS:
+        g.bits = BG_TABLE_BITS
+    _new_epoch(g)
+    for i in range(g.count):
+        h = _probe(g, NULL, g.keys[i])
+        while g.table[h].stamp == g.epoch:  # an equal key of another board
+            h = (h + 1) & ((1 << g.bits) - 1)
+        g.table[h].stamp = g.epoch
+        g.table[h].key = g.keys[i]
+        g.table[h].index = <uint32_t>i
+
+
+cdef inline void _insert(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
+    cdef int h = _probe(g, b, key)
+    cdef bg_slot *slot = &g.table[h]
+    cdef bg_result *r
+    if slot.stamp == g.epoch:
+        return  # seen before
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return
+    slot.stamp = g.epoch
+    slot.key = key
+    slot.index = <uint32_t>g.count
+    g.keys[g.count] = key
+    r = &g.out[g.count]
+    r.board = b[0]
+    r.move = g.path
+    r.move.nsteps = <uint8_t>depth
+    r.move.hits = g.path.hits & <uint8_t>((1 << depth) - 1)
+    g.count += 1
+    if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
+        _grow(g)
 
 
 cdef extern from *:
@@ -271,6 +304,7 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
     g.capacity = capacity
     g.count = 0
     g.best = -1
+    g.bits = BG_TABLE_MIN_BITS
     g.overflow = 0
     g.high_die = d1
     g.path.hits = 0
