@@ -75,13 +75,17 @@ cdef int bg_checkers(const bg_board *b, int side) noexcept nogil:
 
 
 cdef int bg_validate(const bg_board *b) noexcept nogil:
-    cdef int i
+    cdef int i, v, mine = 0, theirs = 0, bad = 0
     for i in range(26):
-        if b.pt[i] < -BG_MAX_CHECKERS or b.pt[i] > BG_MAX_CHECKERS:
-            return -BG_ERR_COUNT
-    if b.pt[BG_BAR] < 0 or b.pt[0] > 0:
+        v = b.pt[i]
+        bad |= <unsigned int>(v + BG_MAX_CHECKERS) > 2 * BG_MAX_CHECKERS
+        if v > 0:
+            mine += v
+        else:
+            theirs -= v
+    if bad or b.pt[BG_BAR] < 0 or b.pt[0] > 0:
         return -BG_ERR_COUNT
-    if bg_checkers(b, 0) > BG_MAX_CHECKERS or bg_checkers(b, 1) > BG_MAX_CHECKERS:
+    if mine > BG_MAX_CHECKERS or theirs > BG_MAX_CHECKERS:
         return -BG_ERR_TOO_MANY
     return BG_OK
 
@@ -190,16 +194,6 @@ cdef extern from *:
     int bg_top_bit(unsigned long x) noexcept nogil
 
 
-cdef inline uint32_t _mine_mask(const bg_board *b) noexcept nogil:
-    """Bit p set when the player on roll has a checker on point p (1-25)."""
-    cdef uint32_t m = 0
-    cdef int p
-    for p in range(1, 26):
-        if b.pt[p] > 0:
-            m |= <uint32_t>1 << p
-    return m
-
-
 cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
                 int depth, int maxsrc) noexcept nogil:
     """Play dice[depth:] in every legal way from b (sources <= maxsrc).
@@ -294,7 +288,6 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
 
 cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
                      bg_result *out, int capacity) noexcept nogil:
-    cdef uint64_t key
     if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
         return -BG_ERR_BAD_DICE
     if d1 < d2:
@@ -308,13 +301,18 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
     g.overflow = 0
     g.high_die = d1
     g.path.hits = 0
-    key = bg_hash(b)
-    cdef uint32_t mine = _mine_mask(b)
-    cdef int p
-    g.blocked = 0
-    for p in range(1, 25):
-        if b.pt[p] <= -2:
-            g.blocked |= <uint32_t>1 << p
+    # One pass for the key, the player's checkers and the opponent's points.
+    cdef uint64_t key = 0
+    cdef uint32_t mine = 0, blocked = 0
+    cdef int p, v
+    for p in range(26):
+        v = b.pt[p]
+        key ^= ZOBRIST[p][v + 16]
+        if v > 0:
+            mine |= <uint32_t>1 << p
+        elif v <= -2:
+            blocked |= <uint32_t>1 << p
+    g.blocked = blocked & ~<uint32_t>1  # the opponent's bar is no point
     if d1 == d2:
         g.doubles = 1
         g.second_order = 0
