@@ -240,6 +240,15 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
             todo = mine & ((<uint32_t>2 << maxsrc) - 1)
         else:
             todo = mine
+        if g.second_order and depth == 1 and hi > 6 and g.path.src[0] != BG_BAR \
+                and g.path.dst[0] != BG_OFF:
+            # Low die first, then the high die: with no bar entry and no
+            # bearing off involved, moving another checker gives a play
+            # already made high die first, so only the checker that just
+            # moved goes on (the skip below, done here before the loop).
+            if (todo >> d) & ~g.blocked & ~<uint32_t>1:
+                moved = 1  # some checker can play the high die
+            todo &= <uint32_t>1 << g.path.dst[0]
         while todo:
             src = bg_top_bit(todo)
             todo ^= <uint32_t>1 << src
