@@ -18,8 +18,8 @@ def test_validate_and_flip() -> None:
         _core.validate(b"\x00" * 25)
 
 
-def test_zobrist_differs_between_boards() -> None:
-    keys = {_core.zobrist(p._bytes) for p in selfplay_positions(300, seed=4)}
+def test_keys_differ_between_boards() -> None:
+    keys = {_core.board_key(p._bytes) for p in selfplay_positions(300, seed=4)}
     distinct = {p for p in selfplay_positions(300, seed=4)}
     assert len(keys) == len(distinct)
 

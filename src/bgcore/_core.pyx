@@ -4,7 +4,7 @@
 Everything below ``# --- C level`` runs without the GIL and allocates nothing
 per generated move: boards are copied on the C stack (copy-make), results go
 into a caller-owned buffer and each distinct result is found once through a
-64-bit Zobrist key in an open-addressing table, with a full board compare
+64-bit key (an additive Zobrist-style hash) in an open-addressing table, with a full board compare
 when two keys agree.  The Python-facing part at the end is a thin wrapper for
 ``bgcore.position`` and friends.
 """
@@ -15,8 +15,11 @@ from libc.string cimport memcpy, memcmp, memset
 
 # --- C level ---------------------------------------------------------------
 
-# ZOBRIST[i][c + 16] is the key of slot i holding signed count c (-15..15).
-cdef uint64_t ZOBRIST[26][32]
+# A board's 64-bit key is sum(WEIGHT[i] * pt[i]) mod 2**64 with a random odd
+# weight per slot: an additive cousin of Zobrist hashing, where moving a
+# checker costs one multiply-add per slot it changes.  Equal keys of
+# different boards are told apart by a full compare.
+cdef uint64_t WEIGHT[26]
 
 
 cdef uint64_t _splitmix64(uint64_t *state) noexcept nogil:
@@ -27,23 +30,21 @@ cdef uint64_t _splitmix64(uint64_t *state) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef void _init_zobrist() noexcept nogil:
+cdef void _init_weights() noexcept nogil:
     cdef uint64_t state = 0x6267636F7265  # "bgcore"
-    cdef int i, c
+    cdef int i
     for i in range(26):
-        for c in range(32):
-            ZOBRIST[i][c] = _splitmix64(&state)
-        ZOBRIST[i][16] = 0  # an empty slot adds nothing to the key
+        WEIGHT[i] = _splitmix64(&state) | 1
 
 
-_init_zobrist()
+_init_weights()
 
 
 cdef uint64_t bg_hash(const bg_board *b) noexcept nogil:
     cdef uint64_t key = 0
     cdef int i
     for i in range(26):
-        key ^= ZOBRIST[i][b.pt[i] + 16]
+        key += WEIGHT[i] * <uint64_t><int64_t>b.pt[i]
     return key
 
 
@@ -106,7 +107,7 @@ cdef inline void _new_epoch(bg_movegen *g) noexcept nogil:
 
 
 cdef inline void _set(bg_board *b, uint64_t *key, int i, int value) noexcept nogil:
-    key[0] ^= ZOBRIST[i][b.pt[i] + 16] ^ ZOBRIST[i][value + 16]
+    key[0] += WEIGHT[i] * <uint64_t>(value - b.pt[i])
     b.pt[i] = <int8_t>value
 
 
@@ -316,7 +317,7 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
     cdef int p, v
     for p in range(26):
         v = b.pt[p]
-        key ^= ZOBRIST[p][v + 16]
+        key += WEIGHT[p] * <uint64_t><int64_t>v
         if v > 0:
             mine |= <uint32_t>1 << p
         elif v <= -2:
@@ -387,8 +388,8 @@ def flip(bytes board):
     return (<char *>f.pt)[:26]
 
 
-def zobrist(bytes board):
-    """The 64-bit Zobrist key the generator uses for ``board``."""
+def board_key(bytes board):
+    """The 64-bit key the generator's hash table uses for ``board``."""
     cdef bg_board b
     _load(board, &b)
     return bg_hash(&b)
