@@ -183,6 +183,73 @@ cdef inline void _insert(bg_movegen *g, const bg_board *b, uint64_t key, int dep
         _grow(g)
 
 
+cdef inline int _apply(bg_board *b, int src, int dst) noexcept nogil:
+    """Move one checker src -> dst (0: off) on b; return 1 if it hits."""
+    b.pt[src] -= 1
+    if dst == 0:
+        return 0
+    if b.pt[dst] == -1:
+        b.pt[dst] = 1
+        b.pt[0] -= 1
+        return 1
+    b.pt[dst] += 1
+    return 0
+
+
+cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
+                     int src, int dst) noexcept nogil:
+    """The leaf after playing the last die (src -> dst) on b, without a copy.
+
+    The key of the result is computed first; the board is written straight
+    into the result buffer, and built apart only to compare on equal keys.
+    """
+    cdef int h, mask, hit = 0, last = depth - 1
+    cdef bg_slot *slot
+    cdef bg_result *r
+    cdef bg_board tmp
+    if g.best < 4:  # every die played: the highest priority
+        g.best = 4
+        g.count = 0
+        g.bits = BG_TABLE_MIN_BITS
+        _new_epoch(g)
+    key -= WEIGHT[src]
+    if dst:
+        if b.pt[dst] == -1:
+            key += 2 * WEIGHT[dst] - WEIGHT[0]
+        else:
+            key += WEIGHT[dst]
+    mask = (1 << g.bits) - 1
+    h = <int>(key >> (64 - g.bits))
+    while True:
+        slot = &g.table[h]
+        if slot.stamp != g.epoch:
+            break
+        if slot.key == key:
+            tmp = b[0]
+            _apply(&tmp, src, dst)
+            if memcmp(g.out[slot.index].board.pt, tmp.pt, 26) == 0:
+                return
+        h = (h + 1) & mask
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return
+    slot.stamp = g.epoch
+    slot.key = key
+    slot.index = <uint32_t>g.count
+    g.keys[g.count] = key
+    r = &g.out[g.count]
+    r.board = b[0]
+    hit = _apply(&r.board, src, dst)
+    r.move = g.path
+    r.move.src[last] = <uint8_t>src
+    r.move.dst[last] = <uint8_t>dst
+    r.move.nsteps = <uint8_t>depth
+    r.move.hits = (g.path.hits & <uint8_t>((1 << last) - 1)) | <uint8_t>(hit << last)
+    g.count += 1
+    if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
+        _grow(g)
+
+
 cdef extern from *:
     """
     #if defined(_MSC_VER)
@@ -216,7 +283,10 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
     if mine >> BG_BAR & 1:
         # A checker on the bar must enter first, on the opponent's home board.
         dst = BG_BAR - d
-        if not (g.blocked >> dst & 1):
+        if not (g.blocked >> dst & 1) and depth + 1 == g.ndice:
+            _leaf_step(g, b, key, depth + 1, BG_BAR, dst)
+            moved = 1
+        elif not (g.blocked >> dst & 1):
             nb = b[0]
             nk = key
             nm = mine | (<uint32_t>1 << dst)
@@ -268,6 +338,10 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
                 # Two checkers moved independently, low die first: the same
                 # play was already made high die first.  Skip it, but it
                 # still counts as a legal move.
+                moved = 1
+                continue
+            if depth + 1 == g.ndice:
+                _leaf_step(g, b, key, depth + 1, src, dst)
                 moved = 1
                 continue
             nb = b[0]
