@@ -38,9 +38,15 @@ __all__ = [
 
 
 def get_include() -> str:
-    """The folder holding bgcore's ``.pxd`` files, for ``cimport bgcore._core``.
+    """The folder to put on Cython's include path to ``cimport bgcore._core``.
 
-    Add it (its parent, really: ``include_path=[os.path.dirname(bgcore.get_include())]``)
-    to ``cythonize``'s include path.
+    It holds the ``bgcore`` package with its ``.pxd`` files (like
+    ``numpy.get_include()`` for numpy's headers)::
+
+        cythonize(extensions, include_path=[bgcore.get_include()])
+
+    and then, in the ``.pyx``::
+
+        from bgcore._core cimport bg_board, bg_movegen_new, bg_generate
     """
-    return os.path.dirname(os.path.abspath(__file__))
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

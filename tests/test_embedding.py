@@ -1,0 +1,84 @@
+"""Another Cython extension cimports bgcore's C-level API and calls it without the GIL."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import bgcore
+from bgcore import Position
+from bgcore.selfplay import ROLLS, selfplay_positions
+
+pytest.importorskip("Cython")
+
+EXTENSION = '''
+# cython: language_level=3
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from bgcore._core cimport (bg_board, bg_result, bg_movegen, bg_movegen_new, bg_movegen_free,
+                           bg_generate, bg_validate, BG_MAX_RESULTS)
+
+def results(bytes board, int die1, int die2):
+    """Every result board (26 bytes each) of the roll, through bgcore's C API."""
+    cdef bg_board b
+    cdef int n
+    if len(board) != 26:
+        raise ValueError("26 bytes")
+    memcpy(b.pt, <const char *>board, 26)
+    if bg_validate(&b) < 0:
+        raise ValueError("invalid board")
+    cdef bg_movegen *g = bg_movegen_new()
+    cdef bg_result *out = <bg_result *>malloc(BG_MAX_RESULTS * sizeof(bg_result))
+    with nogil:
+        n = bg_generate(g, &b, die1, die2, out, BG_MAX_RESULTS)
+    boards = [(<char *>out[i].board.pt)[:26] for i in range(max(n, 0))]
+    free(out)
+    bg_movegen_free(g)
+    if n < 0:
+        raise ValueError(f"error {n}")
+    return boards
+'''
+
+SETUP = '''
+from setuptools import Extension, setup
+from Cython.Build import cythonize
+setup(name="bg_embed", ext_modules=cythonize(
+    [Extension("bg_embed", ["bg_embed.pyx"])], include_path=[{include!r}], language_level=3))
+'''
+
+
+@pytest.fixture(scope="module")
+def embed(tmp_path_factory: pytest.TempPathFactory):
+    folder: Path = tmp_path_factory.mktemp("embed")
+    (folder / "bg_embed.pyx").write_text(textwrap.dedent(EXTENSION))
+    (folder / "setup.py").write_text(SETUP.format(include=bgcore.get_include()))
+    proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module("bg_embed")
+    finally:
+        sys.path.remove(str(folder))
+
+
+def test_get_include_holds_the_pxd() -> None:
+    assert (Path(bgcore.get_include()) / "bgcore" / "_core.pxd").is_file()
+
+
+def test_cimported_generator_matches_the_python_api(embed) -> None:
+    for pos in selfplay_positions(40, seed=17):
+        for dice in ROLLS:
+            got = sorted(embed.results(pos._bytes, *dice))
+            moves = pos.legal_moves(dice)
+            expected = sorted(pos.play(m).flip()._bytes for m in moves)
+            assert got == expected
+    with pytest.raises(ValueError):
+        embed.results(bytes([0] * 25 + [16]), 3, 1)
+    with pytest.raises(ValueError, match="error"):
+        embed.results(Position.initial()._bytes, 9, 1)
