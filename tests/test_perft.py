@@ -75,3 +75,22 @@ def test_perft_edge_cases() -> None:
         perft(start, 1.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         perft(start.position_id(), 1)  # type: ignore[arg-type]
+
+
+def test_threads_and_both_counts_agree() -> None:
+    from bgcore.perft import perft_counts
+
+    for pos in (POSITIONS["hypergammon"], POSITIONS["bar"]):
+        one = perft_counts(pos, 2)
+        assert perft_counts(pos, 2, threads=2) == one == (perft(pos, 2), perft(pos, 2, weighted=True))
+    assert perft_counts(POSITIONS["hypergammon"], 3, threads=3) == perft_counts(POSITIONS["hypergammon"], 3)
+    with pytest.raises(ValueError, match="threads"):
+        perft(POSITIONS["standard"], 2, threads=0)
+
+
+def test_perft_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgcore.__main__ import main
+
+    assert main(["perft", "--depth", "2", "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "| 1 | 447 | 637 |" in out and "| 2 | 202,782 | 419,783 |" in out

@@ -688,40 +688,49 @@ cdef class Chunk:
 
 # --- perft ---------------------------------------------------------------
 
-cdef long long _perft(bg_movegen *g, bg_result **bufs, const bg_board *b, int depth,
-                      bint weighted) noexcept nogil:
-    cdef long long total = 0, sub
+cdef int _perft(bg_movegen *g, bg_result **bufs, const bg_board *b, int depth,
+               long long *plain, long long *weighted) noexcept nogil:
+    """Add the leaf counts below b (depth plies) to plain and weighted; 0 or -1."""
+    cdef long long p, w, sub_p, sub_w
     cdef int d1, d2, n, k
     cdef bg_board child
     cdef bg_result *out = bufs[depth]
-    if depth == 0:
-        return 1
     for d1 in range(1, 7):
         for d2 in range(1, d1 + 1):
             n = bg_generate(g, b, d1, d2, out, BG_MAX_RESULTS)
             if n < 0:
                 return -1
             if depth == 1:
-                sub = n
+                p = n
+                w = n
             else:
-                sub = 0
+                p = 0
+                w = 0
                 for k in range(n):
                     if bg_checkers(&out[k].board, 0) == 0:
-                        sub += 1  # the game is over: a leaf
+                        p += 1  # the game is over: a leaf
+                        w += 1
                         continue
                     bg_flip(&out[k].board, &child)
-                    sub += _perft(g, bufs, &child, depth - 1, weighted)
-            if weighted and d1 != d2:
-                sub *= 2
-            total += sub
-    return total
+                    sub_p = 0
+                    sub_w = 0
+                    if _perft(g, bufs, &child, depth - 1, &sub_p, &sub_w) < 0:
+                        return -1
+                    p += sub_p
+                    w += sub_w
+            plain[0] += p
+            weighted[0] += w if d1 == d2 else 2 * w
+    return 0
 
 
-def perft(bytes board, int depth, bint weighted=False):
-    """Leaf count after ``depth`` plies from a valid ``board`` (see bgcore.perft)."""
+def perft(bytes board, int depth):
+    """(unweighted, weighted) leaf counts ``depth`` plies below a valid ``board``.
+
+    See :func:`bgcore.perft`; both counts come from one walk of the tree.
+    """
     cdef bg_board b
-    cdef int i
-    cdef long long total
+    cdef int i, rc = 0
+    cdef long long plain = 0, weighted = 0
     _load(board, &b)
     if depth < 0:
         raise ValueError(f"depth must be >= 0, not {depth}")
@@ -730,7 +739,7 @@ def perft(bytes board, int depth, bint weighted=False):
     if bg_validate(&b) < 0:
         raise ValueError(validate(board))
     if depth == 0 or bg_checkers(&b, 0) == 0 or bg_checkers(&b, 1) == 0:
-        return 1
+        return 1, 1
     cdef bg_movegen *g = bg_movegen_new()
     cdef bg_result *bufs[13]
     cdef bint ok = g != NULL
@@ -743,8 +752,10 @@ def perft(bytes board, int depth, bint weighted=False):
         bg_movegen_free(g)
         raise MemoryError()
     with nogil:
-        total = _perft(g, bufs, &b, depth, weighted)
+        rc = _perft(g, bufs, &b, depth, &plain, &weighted)
     for i in range(depth + 1):
         free(bufs[i])
     bg_movegen_free(g)
-    return total
+    if rc < 0:
+        raise ValueError("perft met a board the generator rejects")
+    return plain, weighted
