@@ -9,9 +9,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
 
 from bgcore import Position
 from bgcore.selfplay import ROLLS, selfplay_positions
+
+from strategies import random_boards
 
 oracle = pytest.importorskip("bgcore.oracle")
 if not oracle.available():
@@ -94,3 +97,15 @@ def test_xgid_matches_gnubg_set_xgid() -> None:
             for text in (xgid, ":".join(other)):
                 gnubg.command(f"set xgid {text}")
                 assert Position.from_xgid(text).position_id() == gnubg.positionid(), text
+
+
+@settings(max_examples=300)
+@given(random_boards())
+def test_random_boards_match_gnubg(board: tuple[int, ...]) -> None:
+    pos = Position(board)
+    if pos.is_game_over():
+        return
+    problems = []
+    for dice in ROLLS:
+        problems += compare(pos, dice)
+    assert not problems, problems[:3]

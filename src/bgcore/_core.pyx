@@ -147,7 +147,8 @@ cdef inline int _probe(bg_movegen *g, const bg_board *b, uint64_t key) noexcept 
 cdef void _grow(bg_movegen *g) noexcept nogil:
     """Quadruple the table (it starts small to stay in L1) and re-insert."""
     cdef int i, h
-    g.bits += 2
+    while 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
+        g.bits += 2
     if g.bits > BG_TABLE_BITS:
         g.bits = BG_TABLE_BITS
     _new_epoch(g)
@@ -203,9 +204,8 @@ cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
     The key of the result is computed first; the board is written straight
     into the result buffer, and built apart only to compare on equal keys.
     """
-    cdef int h, mask, hit = 0, last = depth - 1
+    cdef int h, mask, last = depth - 1
     cdef bg_slot *slot
-    cdef bg_result *r
     cdef bg_board tmp
     if g.best < 4:  # every die played: the highest priority
         g.best = 4
@@ -218,6 +218,17 @@ cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
             key += 2 * WEIGHT[dst] - WEIGHT[0]
         else:
             key += WEIGHT[dst]
+    if not g.doubles and not g.second_order and last == 1 and dst and g.path.dst[0] \
+            and src != g.path.dst[0] and dst != g.path.src[0] \
+            and (src != BG_BAR or g.path.src[0] != BG_BAR):
+        # High die first, nothing borne off, not two checkers entering, and
+        # the second checker neither starts where the first ended nor ends
+        # where it started: the four points fix the two steps, so no other
+        # play reaches this position (what the low die first would repeat
+        # is skipped in _play, and is looked up when it is not), and no
+        # lookup is needed.
+        _store(g, b, key, depth, src, dst)
+        return
     mask = (1 << g.bits) - 1
     h = <int>(key >> (64 - g.bits))
     while True:
@@ -236,6 +247,19 @@ cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
     slot.stamp = g.epoch
     slot.key = key
     slot.index = <uint32_t>g.count
+    _store(g, b, key, depth, src, dst)
+    if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
+        _grow(g)
+
+
+cdef inline void _store(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
+                        int src, int dst) noexcept nogil:
+    """Append the result of b plus the last step src -> dst (its slot is set)."""
+    cdef int hit, last = depth - 1
+    cdef bg_result *r
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return
     g.keys[g.count] = key
     r = &g.out[g.count]
     r.board = b[0]
@@ -246,8 +270,6 @@ cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
     r.move.nsteps = <uint8_t>depth
     r.move.hits = (g.path.hits & <uint8_t>((1 << last) - 1)) | <uint8_t>(hit << last)
     g.count += 1
-    if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
-        _grow(g)
 
 
 cdef extern from *:
@@ -320,6 +342,13 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
             if (todo >> d) & ~g.blocked & ~<uint32_t>1:
                 moved = 1  # some checker can play the high die
             todo &= <uint32_t>1 << g.path.dst[0]
+            src = g.path.src[0] - d  # where the high die first would have gone
+            if todo and g.path.dst[0] > d and not (g.blocked >> src & 1) \
+                    and b.pt[src] != -1 and not (g.path.hits & 1):
+                # The same checker, low die then high: with no hit on the way
+                # and the high die first open too, that play was made already.
+                todo = 0
+                moved = 1
         while todo:
             src = bg_top_bit(todo)
             todo ^= <uint32_t>1 << src
