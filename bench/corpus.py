@@ -11,12 +11,16 @@ combined with all 21 rolls of :data:`bgcore.selfplay.ROLLS`.  The default
 (210, 5460, 420)
 >>> c.dice_bytes[:6] == bytes([1, 1, 2, 1, 2, 2])
 True
->>> count_bgcore(c) == count_python_api(c.positions)
+>>> c.boards.shape, c.dice.shape
+((210, 26), (210, 2))
+>>> count_bgcore(c) == count_python_api(c.positions) == count_batch(c, threads=2) == generate_batch(c)
 True
 
-The workloads shared by ``movegen.py`` and ``test_bench_movegen.py`` live here
-too: :func:`count_bgcore` (bgcore's native loop) and :func:`count_python_api`
-(the public ``Position.legal_moves`` API).
+The workloads shared by the scripts and ``test_bench_movegen.py`` live here
+too: :func:`count_bgcore` (bgcore's native loop ``_core.count_many``),
+:func:`count_batch` and :func:`generate_batch` (the numpy API
+:mod:`bgcore.batch`) and :func:`count_python_api` (the public
+``Position.legal_moves`` API).
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Iterator, Sequence
 
-from bgcore import Position, _core
+import numpy as np
+
+from bgcore import Position, _core, batch
 from bgcore.selfplay import ROLLS, selfplay_positions
 
 __all__ = [
@@ -40,6 +46,8 @@ __all__ = [
     "phase_counts",
     "format_phases",
     "count_bgcore",
+    "count_batch",
+    "generate_batch",
     "count_python_api",
 ]
 
@@ -83,6 +91,16 @@ class Corpus:
     def dice_bytes(self) -> bytes:
         """Two dice per generation, higher die first, back to back."""
         return bytes(d for roll in self.rolls for d in roll) * len(self.positions)
+
+    @cached_property
+    def boards(self) -> np.ndarray:
+        """:attr:`boards_bytes` as a read-only int8 (n, 26) array, the rows of :mod:`bgcore.batch`."""
+        return np.frombuffer(self.boards_bytes, dtype=np.int8).reshape(-1, 26)
+
+    @cached_property
+    def dice(self) -> np.ndarray:
+        """:attr:`dice_bytes` as a read-only uint8 (n, 2) array."""
+        return np.frombuffer(self.dice_bytes, dtype=np.uint8).reshape(-1, 2)
 
     def subset(self, positions: int) -> "Corpus":
         """A corpus of at most ``positions`` positions spread evenly over this one (all rolls).
@@ -148,6 +166,17 @@ def format_phases(positions: Sequence[Position]) -> str:
 def count_bgcore(corpus: Corpus) -> int:
     """Total results over the corpus with bgcore's native loop ``_core.count_many`` (GIL released)."""
     return _core.count_many(corpus.boards_bytes, corpus.dice_bytes)
+
+
+def count_batch(corpus: Corpus, threads: int = 1) -> int:
+    """Total results over the corpus with ``bgcore.batch.count`` (per-row counts, summed)."""
+    return int(batch.count(corpus.boards, corpus.dice, threads=threads).sum())
+
+
+def generate_batch(corpus: Corpus, threads: int = 1) -> int:
+    """Total results over the corpus with ``bgcore.batch.generate`` (every child board built)."""
+    children, _ = batch.generate(corpus.boards, corpus.dice, threads=threads)
+    return len(children)
 
 
 def count_python_api(positions: Iterable[Position], rolls: Sequence[Roll] = ROLLS) -> int:

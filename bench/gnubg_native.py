@@ -61,8 +61,7 @@ def gnubg_corpus(corpus: Corpus) -> GnubgCorpus:
     per_position = np.array([board_to_gnubg(pos.board) for pos in corpus.positions], dtype=np.uint32)
     per_position = per_position.reshape(len(corpus.positions), 2, 25)
     boards = np.ascontiguousarray(np.repeat(per_position, len(corpus.rolls), axis=0))
-    dice = np.frombuffer(corpus.dice_bytes, dtype=np.uint8).astype(np.int32).reshape(-1, 2)
-    return GnubgCorpus(boards, np.ascontiguousarray(dice))
+    return GnubgCorpus(boards, np.ascontiguousarray(corpus.dice, dtype=np.int32))
 
 
 class GnubgCount(NamedTuple):

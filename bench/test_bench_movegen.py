@@ -1,4 +1,5 @@
-"""pytest-benchmark cases for move generation.
+"""pytest-benchmark cases for move generation: bgcore's native loop, batch API,
+perft and Python API, and gnubg's C generator.
 
 ``pytest bench/ --benchmark-enable`` times them on the full default corpus
 (42,000 generations).  pyproject.toml's ``--benchmark-disable`` makes a plain
@@ -9,12 +10,17 @@ Python API) run either way.
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
 import pytest
 
-from bgcore import Position
+from bgcore import Position, batch, perft
+from bgcore.selfplay import ROLLS
 
 import gnubg_native
-from corpus import DEFAULT_POSITIONS, PHASES, Corpus, build_corpus, count_bgcore, count_python_api, phase, phase_counts
+from corpus import (DEFAULT_POSITIONS, PHASES, Corpus, build_corpus, count_batch, count_bgcore, count_python_api,
+                    generate_batch, phase, phase_counts)
 
 #: Positions of the corpus when benchmarks are disabled (smoke runs).
 SMOKE_POSITIONS = 100
@@ -75,3 +81,79 @@ def test_python_api_legal_moves(benchmark, corpus: Corpus) -> None:
     benchmark.extra_info["generations"] = len(positions) * len(corpus.rolls)
     total = benchmark(count_python_api, positions, corpus.rolls)
     assert total == count_bgcore(Corpus(positions, corpus.seed, corpus.rolls))
+
+
+@functools.lru_cache(maxsize=4)
+def reference_totals(corpus: Corpus) -> dict[str, int]:
+    """The corpus's total through the Python API and, where it runs, gnubg's C generator.
+
+    The Python API shares bgcore's core, so only gnubg catches a bug in the
+    generator itself.  Computed once per corpus (build_corpus caches corpora).
+    """
+    totals = {"Python API": count_python_api(corpus.positions, corpus.rolls)}
+    try:
+        timer = gnubg_native.load_timer()
+    except gnubg_native.GnubgUnavailable:
+        return totals
+    totals["gnubg"] = timer.run(gnubg_native.gnubg_corpus(corpus)).results
+    return totals
+
+
+@pytest.mark.benchmark(group="movegen: corpus")
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("workload", [generate_batch, count_batch], ids=["generate", "count"])
+def test_batch(benchmark, corpus: Corpus, workload, threads: int) -> None:
+    """``bgcore.batch.generate`` (every child board built) or ``batch.count`` over the whole corpus."""
+    benchmark.extra_info["generations"] = len(corpus)
+    total = benchmark(workload, corpus, threads)
+    benchmark.extra_info["results"] = total
+    expected = reference_totals(corpus)
+    assert dict.fromkeys(expected, total) == expected
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_rows_are_the_python_apis(threads: int) -> None:
+    """Row by row, batch.count and batch.generate's offsets give ``len(Position.legal_moves(roll))``."""
+    sub = build_corpus(SMOKE_POSITIONS).subset(10)
+    expected = [len(pos.legal_moves(roll)) for pos, roll in sub.generations()]
+    assert batch.count(sub.boards, sub.dice, threads=threads).tolist() == expected
+    children, offsets = batch.generate(sub.boards, sub.dice, threads=threads)
+    assert np.diff(offsets).tolist() == expected and len(children) == offsets[-1]
+
+
+def perft_python_api(position: Position, depth: int, weighted: bool = False) -> int:
+    """perft through ``Position.legal_moves`` and ``Position.play``: not batch's or perft's C loops."""
+    if depth == 0 or position.is_game_over():
+        return 1
+    total = 0
+    for roll in ROLLS:
+        weight = 2 if weighted and roll[0] != roll[1] else 1
+        moves = position.legal_moves(roll)
+        total += weight * (len(moves) if depth == 1 else
+                           sum(perft_python_api(position.play(m), depth - 1, weighted) for m in moves))
+    return total
+
+
+@pytest.mark.benchmark(group="perft")
+@pytest.mark.parametrize("weighted", [False, True])
+def test_perft_initial_depth_2(benchmark, weighted: bool) -> None:
+    """perft(initial, 2) in C, against the same count through the Python API."""
+    start = Position.initial()
+    total = benchmark(perft, start, 2, weighted=weighted)
+    benchmark.extra_info["leaves"] = total
+    assert total == perft_python_api(start, 2, weighted)
+
+
+def test_perft_depth_2_matches_gnubg(gnubg_timer: gnubg_native.GnubgTimer) -> None:
+    """perft(initial, 2) against gnubg alone: its first-ply results, then its C GenerateMoves on each."""
+    from bgcore import oracle
+
+    start = Position.initial()
+    children = []
+    for roll in ROLLS:
+        moves = oracle.generate_moves(start.board, *roll)
+        # gnubg's Position IDs keep the mover on roll: flip to the opponent; a lost turn passes the board.
+        children += [Position.from_position_id(m.position_id).flip() for m in moves] or [start.flip()]
+    assert len(children) == perft(start, 1)
+    count = gnubg_timer.run(gnubg_native.gnubg_corpus(Corpus(tuple(children), 0)))
+    assert count.results == perft(start, 2)

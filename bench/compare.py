@@ -1,0 +1,182 @@
+"""bgcore's batch API against other backgammon move generators, in one run.
+
+Run from the repository root::
+
+    python bench/compare.py [--positions N] [--repeats R] [--markdown]
+
+On one fixed, seeded corpus (``corpus.py``: N self-play positions times the 21
+rolls) it times, interleaved in the same run, R repeats each:
+
+* ``bgcore.batch.generate`` (every child board built) and ``bgcore.batch.count``
+  (counts only), with 1 and with 2 threads, and ``_core.count_many`` for
+  reference;
+* gnubg's C ``GenerateMoves`` from a native loop (``gnubg_native.py``);
+* on evenly spread subsets: bgcore's Python API ``len(Position.legal_moves(roll))``
+  and, when the gnubg package is installed, ``gnubg.findbestmoves`` through
+  gnubg's Python API (it also evaluates every move at 0-ply, so it is slow).
+
+OpenSpiel (``pyspiel``) and gym-backgammon are detected only: no workload is
+written for them, and "not installed" is printed when they are missing.
+
+Before timing it checks that every bgcore workload, gnubg's C generator and
+gnubg's ``findbestmoves`` find the same totals (a lost turn counts as one
+result; gnubg reports it as 0 moves) and exits 1 if not.  It prints medians:
+generations/s, results/s, ns per generation and the speed relative to
+``batch.generate`` with 1 thread, then the 2-thread speedups and bgcore's speed
+relative to gnubg's C generator.  ``--markdown`` prints the same as a GitHub
+markdown table with the command line and the machine, for the README.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: idle BLAS threads steal a core
+
+import argparse
+import importlib.util
+import shlex
+import sys
+from typing import Sequence
+
+import gnubg_native
+from corpus import Corpus, build_corpus, count_batch, count_bgcore, generate_batch
+from timing import (CountMismatch, Workload, base_parser, check_args, format_table, gnubg_c_workload, machine_line,
+                    print_header, python_api_workload, time_interleaved)
+
+__all__ = ["main"]
+
+#: Modules detected but not timed, with the package that provides each.
+DETECTED_ONLY = {"pyspiel": "OpenSpiel (open_spiel)", "gym_backgammon": "gym-backgammon"}
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = base_parser(__doc__)
+    parser.add_argument("--findbestmoves-positions", type=int, default=20,
+                        help="positions of the gnubg.findbestmoves subset, 0 to skip it (default 20)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the table as GitHub markdown, with the command line and the machine")
+    return check_args(parser, parser.parse_args(argv), "findbestmoves_positions")
+
+
+def batch_workloads(corpus: Corpus, expected: int) -> list[Workload]:
+    """batch.generate and batch.count with 1 and 2 threads (generate 1-thread first: the baseline)."""
+    workloads = []
+    for threads in (1, 2):
+        plural = "s" if threads > 1 else ""
+        for name, fn in (("generate", generate_batch), ("count", count_batch)):
+            total = fn(corpus, threads)
+            if total != expected:
+                raise CountMismatch(f"batch.{name}(threads={threads}) counts {total:,} results, "
+                                    f"count_many {expected:,}")
+            workloads.append(Workload(f"bgcore batch.{name}, {threads} thread{plural}",
+                                      lambda fn=fn, threads=threads: fn(corpus, threads), len(corpus), total))
+    return workloads
+
+
+def findbestmoves_workload(corpus: Corpus, positions: int) -> Workload:
+    """``gnubg.findbestmoves`` (gnubg's Python API, 0-ply) over a subset of ``positions`` positions.
+
+    Raises ImportError without gnubg and :class:`CountMismatch` unless its
+    total (a lost turn, an empty list, counted as one result) equals bgcore's.
+    """
+    import gnubg
+    from bgcore.oracle import gnubg_tuple
+
+    sub = corpus.subset(positions)
+    # findbestmoves(board, cubeinfo, evalcontext, dice): positional only, and
+    # cubeinfo and evalcontext are required (None crashes it).
+    cube, context = gnubg.cubeinfo(), gnubg.evalcontext()
+    calls = [(gnubg_tuple(pos.board), roll) for pos, roll in sub.generations()]
+
+    def run() -> int:
+        return sum(len(gnubg.findbestmoves(board, cube, context, roll)) or 1 for board, roll in calls)
+
+    total, native = run(), count_bgcore(sub)
+    if total != native:
+        raise CountMismatch(f"gnubg.findbestmoves counts {total:,} results, bgcore {native:,}")
+    print(f"findbestmoves subset: {len(sub.positions):,} positions x {len(sub.rolls)} rolls = "
+          f"{len(sub):,} generations, {total:,} results, agrees with bgcore (evalcontext {context})")
+    return Workload("gnubg.findbestmoves (Python API, 0-ply eval)", run, len(sub), total)
+
+
+def ratio_lines(by_name: dict[str, Workload]) -> list[str]:
+    """The 2-thread speedups and bgcore's speed over gnubg's C generator, where both were timed."""
+    pairs = [
+        ("batch.generate, 2 threads vs 1", "bgcore batch.generate, 2 threads", "bgcore batch.generate, 1 thread"),
+        ("batch.count, 2 threads vs 1", "bgcore batch.count, 2 threads", "bgcore batch.count, 1 thread"),
+        ("batch.generate (1 thread) vs gnubg GenerateMoves", "bgcore batch.generate, 1 thread",
+         "gnubg GenerateMoves (native loop, C)"),
+        ("batch.count (1 thread) vs gnubg GenerateMoves", "bgcore batch.count, 1 thread",
+         "gnubg GenerateMoves (native loop, C)"),
+        ("batch.generate (2 threads) vs gnubg GenerateMoves", "bgcore batch.generate, 2 threads",
+         "gnubg GenerateMoves (native loop, C)"),
+        ("batch.count (2 threads) vs gnubg GenerateMoves", "bgcore batch.count, 2 threads",
+         "gnubg GenerateMoves (native loop, C)"),
+    ]
+    return [f"{label}: {by_name[a].rate / by_name[b].rate:.2f}x"
+            for label, a, b in pairs if a in by_name and b in by_name]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Build the corpus, check every total agrees, time the workloads and print the table."""
+    args = parse_args(argv)
+    command = shlex.join(["python", "bench/compare.py", *(sys.argv[1:] if argv is None else argv)])
+    corpus = build_corpus(args.positions, args.seed)
+    print_header(corpus)
+    expected = count_bgcore(corpus)
+    print(f"bgcore results: {expected:,} ({expected / len(corpus):.2f} per generation)")
+
+    try:
+        workloads = batch_workloads(corpus, expected)
+        workloads.append(Workload("bgcore _core.count_many (reference)", lambda: count_bgcore(corpus),
+                                  len(corpus), expected))
+        try:
+            workloads.append(gnubg_c_workload(corpus, expected))
+        except gnubg_native.GnubgUnavailable as exc:
+            print(f"gnubg GenerateMoves skipped: {exc}")
+        if args.api_positions:
+            workloads.append(python_api_workload(corpus, args.api_positions))
+        if args.findbestmoves_positions:
+            try:
+                workloads.append(findbestmoves_workload(corpus, args.findbestmoves_positions))
+            except ImportError as exc:
+                print(f"gnubg.findbestmoves skipped: the gnubg package is not installed ({exc})")
+    except CountMismatch as exc:
+        print(f"MISMATCH: {exc}", file=sys.stderr)
+        return 1
+    for module, package in DETECTED_ONLY.items():
+        if importlib.util.find_spec(module) is None:
+            print(f"{package}: not installed")
+        else:
+            print(f"{package}: installed, but compare.py has no workload for it (not timed)")
+
+    time_interleaved(workloads, args.repeats)
+    baseline = workloads[0]
+    by_name = {w.name: w for w in workloads}
+    print()
+    if args.markdown:
+        print(f"`{command}`, medians of {args.repeats} interleaved repeats; ns/gen also as (min-max); "
+              f"the last column is generations/s relative to {baseline.name}.")
+        print()
+        print(f"Machine: {machine_line()}.")
+        print()
+        print(f"Corpus: {len(corpus.positions):,} self-play positions (seed {corpus.seed}) x "
+              f"{len(corpus.rolls)} rolls = {len(corpus):,} generations, {expected:,} results.")
+        print()
+        print(format_table(workloads, baseline, "vs generate (1 thread)", markdown=True))
+        print()
+        for line in ratio_lines(by_name):
+            print(f"- {line}")
+    else:
+        print(f"medians of {args.repeats} interleaved repeats (ns/gen also as min-max); "
+              f"'vs generate' = generations/s relative to {baseline.name}")
+        print(format_table(workloads, baseline, "vs generate (1 thread)"))
+        print()
+        for line in ratio_lines(by_name):
+            print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
