@@ -491,6 +491,13 @@ def flip(bytes board):
     return (<char *>f.pt)[:26]
 
 
+def on_board(bytes board):
+    """Checkers on the board (bars included): (player on roll, opponent)."""
+    cdef bg_board b
+    _load(board, &b)
+    return bg_checkers(&b, 0), bg_checkers(&b, 1)
+
+
 def board_key(bytes board):
     """The 64-bit key the generator's hash table uses for ``board``."""
     cdef bg_board b
@@ -528,6 +535,26 @@ cdef class Results:
         self._check(i)
         return (<char *>self._data[i].board.pt)[:26]
 
+    cdef bg_move _sorted(self, Py_ssize_t i):
+        """Result i's move with its steps sorted: source, then destination, descending."""
+        cdef bg_move m = self._data[i].move
+        cdef int a, k, hits = 0
+        cdef uint8_t s, d, h
+        cdef uint8_t hit[4]
+        for k in range(m.nsteps):
+            hit[k] = (m.hits >> k) & 1
+        for a in range(1, m.nsteps):  # insertion sort of at most four steps
+            s, d, h = m.src[a], m.dst[a], hit[a]
+            k = a - 1
+            while k >= 0 and (m.src[k] < s or (m.src[k] == s and m.dst[k] < d)):
+                m.src[k + 1], m.dst[k + 1], hit[k + 1] = m.src[k], m.dst[k], hit[k]
+                k -= 1
+            m.src[k + 1], m.dst[k + 1], hit[k + 1] = s, d, h
+        for k in range(m.nsteps):
+            hits |= hit[k] << k
+        m.hits = <uint8_t>hits
+        return m
+
     def steps(self, Py_ssize_t i):
         """Result ``i``'s move: (from, to, hit) triples, highest source first.
 
@@ -535,10 +562,24 @@ cdef class Results:
         legal order to play the steps in.
         """
         self._check(i)
-        cdef bg_move *m = &self._data[i].move
+        cdef bg_move m = self._sorted(i)
         cdef int k
-        return tuple(sorted([(m.src[k], m.dst[k], bool(m.hits >> k & 1)) for k in range(m.nsteps)],
-                            reverse=True))
+        return tuple([(m.src[k], m.dst[k], bool(m.hits >> k & 1)) for k in range(m.nsteps)])
+
+    def move(self, Py_ssize_t i):
+        """Result ``i``'s move as ((from, to) pairs, hit flags), sorted as in steps()."""
+        self._check(i)
+        cdef bg_move m = self._sorted(i)
+        cdef int k
+        return (tuple([(m.src[k], m.dst[k]) for k in range(m.nsteps)]),
+                tuple([bool(m.hits >> k & 1) for k in range(m.nsteps)]))
+
+    def flipped(self, Py_ssize_t i):
+        """The board after result ``i`` seen by the opponent, now on roll (26 bytes)."""
+        self._check(i)
+        cdef bg_board f
+        bg_flip(&self._data[i].board, &f)
+        return (<char *>f.pt)[:26]
 
     def index(self, bytes board):
         """The index of the result equal to ``board``, or -1."""

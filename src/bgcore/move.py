@@ -12,6 +12,10 @@ __all__ = ["Move", "check_dice"]
 
 def check_dice(dice: object) -> tuple[int, int]:
     """Return ``dice`` as a (high, low) pair, or raise for anything but two dice 1-6."""
+    if type(dice) is tuple and len(dice) == 2:  # the common case, fast
+        a, b = dice
+        if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
+            return (a, b) if a >= b else (b, a)
     if isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__"):
         raise TypeError(f"dice are a pair of ints, not {type(dice).__name__}")
     values = tuple(dice)  # type: ignore[call-overload]
@@ -89,13 +93,14 @@ class Move:
         object.__setattr__(self, "_hash", hash((self._steps, self._hits, self._dice)))
 
     @classmethod
-    def _make(cls, steps: tuple, dice: tuple[int, int]) -> "Move":
-        """Build from the core's trusted (from, to, hit) triples, skipping checks."""
+    def _make(cls, steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...],
+              dice: tuple[int, int]) -> "Move":
+        """Build from the core's trusted steps and hit flags, skipping checks."""
         self = object.__new__(cls)
-        object.__setattr__(self, "_steps", tuple((s, d) for s, d, _ in steps))
-        object.__setattr__(self, "_hits", tuple(h for _, _, h in steps))
+        object.__setattr__(self, "_steps", steps)
+        object.__setattr__(self, "_hits", hits)
         object.__setattr__(self, "_dice", dice)
-        object.__setattr__(self, "_hash", hash((self._steps, self._hits, dice)))
+        object.__setattr__(self, "_hash", hash((steps, hits, dice)))
         return self
 
     def __setattr__(self, name: str, value: object) -> None:

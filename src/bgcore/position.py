@@ -18,6 +18,7 @@ Position.from_position_id('4HPwATDgc/ABMA')
 from __future__ import annotations
 
 import enum
+import struct
 from typing import Iterator, NamedTuple, Sequence, overload
 
 import numpy as np
@@ -30,6 +31,9 @@ from .move import Move, check_dice
 from .notation import parse_notation
 
 __all__ = ["Position", "LegalMoves", "GameResult", "Outcome", "VARIANTS"]
+
+
+_BOARD = struct.Struct("26b")
 
 
 def _layout(**points: int) -> tuple[int, ...]:
@@ -90,9 +94,9 @@ class Position:
     in hypergammon); those not on the board have been borne off.
     """
 
-    __slots__ = ("_board", "_bytes", "_checkers", "_hash")
+    __slots__ = ("_board_cache", "_bytes", "_checkers", "_hash")
 
-    _board: tuple[int, ...]
+    _board_cache: tuple[int, ...] | None
     _bytes: bytes
     _checkers: int
     _hash: int
@@ -128,21 +132,29 @@ class Position:
         self._set(tuple(values), checkers)
 
     def _set(self, board: tuple[int, ...], checkers: int) -> None:
-        object.__setattr__(self, "_board", board)
-        object.__setattr__(self, "_bytes", bytes(v & 0xFF for v in board))
+        data = _BOARD.pack(*board)
+        object.__setattr__(self, "_board_cache", board)
+        object.__setattr__(self, "_bytes", data)
         object.__setattr__(self, "_checkers", checkers)
-        object.__setattr__(self, "_hash", hash((board, checkers)))
+        object.__setattr__(self, "_hash", hash((data, checkers)))
 
     @classmethod
     def _trusted(cls, data: bytes, checkers: int) -> "Position":
         """Build from the core's 26 signed bytes, skipping validation."""
         self = object.__new__(cls)
-        board = tuple(b - 256 if b > 127 else b for b in data)
-        object.__setattr__(self, "_board", board)
+        object.__setattr__(self, "_board_cache", None)
         object.__setattr__(self, "_bytes", data)
         object.__setattr__(self, "_checkers", checkers)
-        object.__setattr__(self, "_hash", hash((board, checkers)))
+        object.__setattr__(self, "_hash", hash((data, checkers)))
         return self
+
+    @property
+    def _board(self) -> tuple[int, ...]:
+        board = self._board_cache
+        if board is None:
+            board = _BOARD.unpack(self._bytes)
+            object.__setattr__(self, "_board_cache", board)
+        return board
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
@@ -222,7 +234,7 @@ class Position:
 
     def is_game_over(self) -> bool:
         """True when a side has borne off all its checkers."""
-        return 0 in (sum(v for v in self._board if v > 0), sum(v for v in self._board if v < 0))
+        return 0 in _core.on_board(self._bytes)
 
     def result(self) -> GameResult | None:
         """Who won a finished game and how (None while the game goes on).
@@ -334,7 +346,7 @@ class Position:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
-        return self._board == other._board and self._checkers == other._checkers
+        return self._bytes == other._bytes and self._checkers == other._checkers
 
     def __hash__(self) -> int:
         return self._hash
@@ -397,7 +409,8 @@ class LegalMoves(Sequence[Move]):
             i += n
         if not 0 <= i < n:
             raise IndexError("legal move index out of range")
-        return Move._make(self._results.steps(i), self._dice)  # type: ignore[union-attr]
+        steps, hits = self._results.move(i)  # type: ignore[union-attr]
+        return Move._make(steps, hits, self._dice)
 
     def __iter__(self) -> Iterator[Move]:
         for i in range(len(self)):
@@ -407,9 +420,9 @@ class LegalMoves(Sequence[Move]):
         """Index of the result ``move`` reaches, or -1 when it is not legal."""
         if self._results is None or move.dice != self._dice:
             return -1
-        key = tuple((s, d, h) for (s, d), h in zip(move.steps, move.hits))
+        key = (move.steps, move.hits)
         for i in range(len(self._results)):
-            if self._results.steps(i) == key:
+            if self._results.move(i) == key:
                 return i
         board = _apply_steps(list(self._position.board), move.steps)
         if board is None:
@@ -423,7 +436,7 @@ class LegalMoves(Sequence[Move]):
         """The position after move ``index``, seen from the opponent (now on roll)."""
         if self._results is None or not 0 <= index < len(self._results):
             raise IndexError("legal move index out of range")
-        return Position._trusted(_core.flip(self._results.board(index)), self._position.checkers)
+        return Position._trusted(self._results.flipped(index), self._position._checkers)
 
     def positions(self) -> list[Position]:
         """Every position the moves lead to, each seen from the opponent (now on roll)."""
