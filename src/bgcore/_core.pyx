@@ -274,6 +274,32 @@ cdef inline void _store(bg_movegen *g, const bg_board *b, uint64_t key, int dept
 
 cdef extern from *:
     """
+    #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    #include <emmintrin.h>
+    /* Bit p of *mine: pt[p] > 0; of *blocked: pt[p] <= -2 (p = 0..25). */
+    static inline void bg_masks(const signed char *pt, unsigned int *mine, unsigned int *blocked) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)pt);
+        __m128i hi = _mm_loadu_si128((const __m128i *)(pt + 10));
+        __m128i zero = _mm_setzero_si128(), minus1 = _mm_set1_epi8(-1);
+        unsigned int m = (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(lo, zero))
+                       | ((unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(hi, zero)) << 10);
+        unsigned int b = (unsigned int)_mm_movemask_epi8(_mm_cmplt_epi8(lo, minus1))
+                       | ((unsigned int)_mm_movemask_epi8(_mm_cmplt_epi8(hi, minus1)) << 10);
+        *mine = m;
+        *blocked = b;
+    }
+    #else
+    static inline void bg_masks(const signed char *pt, unsigned int *mine, unsigned int *blocked) {
+        unsigned int m = 0, b = 0;
+        int p;
+        for (p = 0; p < 26; p++) {
+            m |= (unsigned int)(pt[p] > 0) << p;
+            b |= (unsigned int)(pt[p] <= -2) << p;
+        }
+        *mine = m;
+        *blocked = b;
+    }
+    #endif
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
@@ -282,6 +308,7 @@ cdef extern from *:
     #endif
     """
     int bg_top_bit(unsigned long x) noexcept nogil
+    void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
 
 
 cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
@@ -414,17 +441,11 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
     g.overflow = 0
     g.high_die = d1
     g.path.hits = 0
-    # One pass for the key, the player's checkers and the opponent's points.
+    # Keys are relative to b (b's key is 0): they only ever meet keys of the
+    # same generation, so the board itself need not be hashed.
     cdef uint64_t key = 0
-    cdef uint32_t mine = 0, blocked = 0
-    cdef int p, v
-    for p in range(26):
-        v = b.pt[p]
-        key += WEIGHT[p] * <uint64_t><int64_t>v
-        if v > 0:
-            mine |= <uint32_t>1 << p
-        elif v <= -2:
-            blocked |= <uint32_t>1 << p
+    cdef uint32_t mine, blocked
+    bg_masks(b.pt, &mine, &blocked)
     g.blocked = blocked & ~<uint32_t>1  # the opponent's bar is no point
     if d1 == d2:
         g.doubles = 1
