@@ -322,7 +322,7 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
     cdef int d, src, dst, hi, moved = 0, count
     cdef bg_board nb
     cdef uint64_t nk
-    cdef uint32_t nm, todo
+    cdef uint32_t nm, todo, legal
     cdef uint8_t bit
     if depth == g.ndice:
         _leaf(g, b, key, depth)
@@ -360,45 +360,40 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
             todo = mine & ((<uint32_t>2 << maxsrc) - 1)
         else:
             todo = mine
+        # Sources whose checker lands on the board on a point not held by
+        # the opponent, and (all checkers home) those that bear off: the
+        # exact point, or the highest one when the die is larger.
+        legal = todo & ~(g.blocked << d) & ~((<uint32_t>2 << d) - 1)
+        if hi <= 6:
+            legal |= todo & (<uint32_t>1 << d)
+            if hi < d:
+                legal |= todo & (<uint32_t>1 << hi)
+        if legal:
+            moved = 1
         if g.second_order and depth == 1 and hi > 6 and g.path.src[0] != BG_BAR \
                 and g.path.dst[0] != BG_OFF:
-            # Low die first, then the high die: with no bar entry and no
-            # bearing off involved, moving another checker gives a play
-            # already made high die first, so only the checker that just
-            # moved goes on (the skip below, done here before the loop).
-            if (todo >> d) & ~g.blocked & ~<uint32_t>1:
-                moved = 1  # some checker can play the high die
-            todo &= <uint32_t>1 << g.path.dst[0]
-            src = g.path.src[0] - d  # where the high die first would have gone
-            if todo and g.path.dst[0] > d and not (g.blocked >> src & 1) \
+            # Low die first, then the high die, with no bar entry and no
+            # bearing off: moving another checker repeats a play made high
+            # die first, so only the checker that just moved may go on, and
+            # not even it when the high die first was open and no hit on the
+            # way makes a difference.
+            legal &= <uint32_t>1 << g.path.dst[0]
+            src = g.path.src[0] - d
+            if legal and g.path.dst[0] > d and not (g.blocked >> src & 1) \
                     and b.pt[src] != -1 and not (g.path.hits & 1):
-                # The same checker, low die then high: with no hit on the way
-                # and the high die first open too, that play was made already.
-                todo = 0
-                moved = 1
-        while todo:
-            src = bg_top_bit(todo)
-            todo ^= <uint32_t>1 << src
+                legal = 0
+        elif g.second_order and depth == 1 and g.path.src[0] != BG_BAR \
+                and g.path.dst[0] != BG_OFF:
+            # All home: the same, but plays that bear off must still be made.
+            legal &= (<uint32_t>1 << g.path.dst[0]) | ((<uint32_t>2 << d) - 1)
+        while legal:
+            src = bg_top_bit(legal)
+            legal ^= <uint32_t>1 << src
             dst = src - d
-            if dst > 0:
-                if g.blocked >> dst & 1:
-                    continue
-            elif hi > 6 or (dst < 0 and src != hi):
-                # Bearing off needs every checker home, and a larger die
-                # bears off from the highest point only.
-                continue
-            else:
+            if dst < 0:
                 dst = BG_OFF
-            if g.second_order and depth == 1 and dst != BG_OFF and src != g.path.dst[0] \
-                    and g.path.src[0] != BG_BAR and g.path.dst[0] != BG_OFF:
-                # Two checkers moved independently, low die first: the same
-                # play was already made high die first.  Skip it, but it
-                # still counts as a legal move.
-                moved = 1
-                continue
             if depth + 1 == g.ndice:
                 _leaf_step(g, b, key, depth + 1, src, dst)
-                moved = 1
                 continue
             nb = b[0]
             nk = key
@@ -421,7 +416,6 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
             g.path.src[depth] = <uint8_t>src
             g.path.dst[depth] = <uint8_t>dst
             _play(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
-            moved = 1
     if not moved:
         _leaf(g, b, key, depth)
 
