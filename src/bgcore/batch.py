@@ -95,10 +95,11 @@ def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, thre
     counts, chunks = _run(b8, d8, threads, bool(flip), True)
     offsets = np.zeros(b8.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    children = np.empty((int(offsets[-1]), 26), dtype=np.int8)
-    for chunk in chunks:
-        chunk.copy_into(children, int(offsets[chunk.start]))
-    return children, offsets
+    # One chunk: its native buffer becomes the array, no copy.
+    buffer = chunks[0].take() if len(chunks) == 1 else _core.join_chunks(chunks)
+    if buffer is None:
+        return np.empty((0, 26), dtype=np.int8), offsets
+    return np.asarray(buffer), offsets
 
 
 def count(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1) -> np.ndarray:
