@@ -758,6 +758,7 @@ cdef class Chunk:
         cdef Py_ssize_t i, k
         cdef int n, failed = 0
         cdef int8_t *grown
+        cdef bg_board *row
         if g == NULL or out == NULL:
             free(g)
             free(out)
@@ -785,11 +786,13 @@ cdef class Chunk:
                     free(self.data)
                     self.data = grown
                     self.capacity = k
-                for k in range(n):
-                    if flip:
-                        bg_flip(&out[k].board, <bg_board *>&self.data[26 * (self._rows + k)])
-                    else:
-                        memcpy(&self.data[26 * (self._rows + k)], out[k].board.pt, 26)
+                row = <bg_board *>(self.data + 26 * self._rows)
+                if flip:
+                    for k in range(n):
+                        bg_flip(&out[k].board, &row[k])
+                else:
+                    for k in range(n):
+                        row[k] = out[k].board
                 self._rows += n
         bg_movegen_free(g)
         free(out)
