@@ -162,18 +162,25 @@ cdef void _grow(bg_movegen *g) noexcept nogil:
         g.table[h].index = <uint32_t>i
 
 
+cdef inline bint _claim(bg_movegen *g, bg_slot *slot, uint64_t key) noexcept nogil:
+    """Give the empty ``slot`` to a new result; False when the buffer is full."""
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return False
+    slot.stamp = g.epoch
+    slot.key = key
+    slot.index = <uint32_t>g.count
+    return True
+
+
 cdef inline void _insert(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
     cdef int h = _probe(g, b, key)
     cdef bg_slot *slot = &g.table[h]
     cdef bg_result *r
     if slot.stamp == g.epoch:
         return  # seen before
-    if g.count >= g.capacity:
-        g.overflow = 1
+    if not _claim(g, slot, key):
         return
-    slot.stamp = g.epoch
-    slot.key = key
-    slot.index = <uint32_t>g.count
     g.keys[g.count] = key
     r = &g.out[g.count]
     r.board = b[0]
@@ -242,12 +249,8 @@ cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
             if memcmp(g.out[slot.index].board.pt, tmp.pt, 26) == 0:
                 return
         h = (h + 1) & mask
-    if g.count >= g.capacity:
-        g.overflow = 1
+    if not _claim(g, slot, key):
         return
-    slot.stamp = g.epoch
-    slot.key = key
-    slot.index = <uint32_t>g.count
     _store(g, b, key, depth, src, dst)
     if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
         _grow(g)
@@ -332,6 +335,30 @@ cdef extern from *:
     void *bg_big_alloc(size_t n) noexcept nogil
 
 
+cdef inline uint32_t _make_step(bg_movegen *g, bg_board *nb, uint64_t *key, uint32_t mine,
+                                int depth, int src, int dst) noexcept nogil:
+    """Play die ``depth`` as src -> dst (0: off) on nb, a copy of the board;
+    update its key and record the step; return the new mask of own checkers."""
+    cdef int count
+    cdef uint8_t bit = <uint8_t>(1 << depth)
+    _set(nb, key, src, nb.pt[src] - 1)
+    if nb.pt[src] == 0:
+        mine &= ~(<uint32_t>1 << src)
+    g.path.hits &= ~bit
+    if dst:
+        mine |= <uint32_t>1 << dst
+        count = nb.pt[dst]
+        if count == -1:
+            _set(nb, key, 0, nb.pt[0] - 1)
+            _set(nb, key, dst, 1)
+            g.path.hits |= bit
+        else:
+            _set(nb, key, dst, count + 1)
+    g.path.src[depth] = <uint8_t>src
+    g.path.dst[depth] = <uint8_t>dst
+    return mine
+
+
 cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
                 int depth, int maxsrc) noexcept nogil:
     """Play dice[depth:] in every legal way from b (sources <= maxsrc).
@@ -340,41 +367,26 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
     ``g.blocked`` has bit p set where the opponent holds p, which no move of
     the player on roll can change within a turn.
     """
-    cdef int d, src, dst, hi, moved = 0, count
+    cdef int d, src, dst, hi, moved = 0
     cdef bg_board nb
     cdef uint64_t nk
     cdef uint32_t nm, todo, legal
-    cdef uint8_t bit
     if depth == g.ndice:
         _leaf(g, b, key, depth)
         return
     d = g.dice[depth]
-    bit = <uint8_t>(1 << depth)
     if mine >> BG_BAR & 1:
         # A checker on the bar must enter first, on the opponent's home board.
         dst = BG_BAR - d
-        if not (g.blocked >> dst & 1) and depth + 1 == g.ndice:
-            _leaf_step(g, b, key, depth + 1, BG_BAR, dst)
+        if not (g.blocked >> dst & 1):
             moved = 1
-        elif not (g.blocked >> dst & 1):
-            nb = b[0]
-            nk = key
-            nm = mine | (<uint32_t>1 << dst)
-            _set(&nb, &nk, BG_BAR, nb.pt[BG_BAR] - 1)
-            if nb.pt[BG_BAR] == 0:
-                nm &= ~(<uint32_t>1 << BG_BAR)
-            count = nb.pt[dst]
-            if count == -1:
-                _set(&nb, &nk, 0, nb.pt[0] - 1)
-                _set(&nb, &nk, dst, 1)
-                g.path.hits |= bit
+            if depth + 1 == g.ndice:
+                _leaf_step(g, b, key, depth + 1, BG_BAR, dst)
             else:
-                _set(&nb, &nk, dst, count + 1)
-                g.path.hits &= ~bit
-            g.path.src[depth] = BG_BAR
-            g.path.dst[depth] = <uint8_t>dst
-            _play(g, &nb, nk, nm, depth + 1, BG_BAR)
-            moved = 1
+                nb = b[0]
+                nk = key
+                nm = _make_step(g, &nb, &nk, mine, depth, BG_BAR, dst)
+                _play(g, &nb, nk, nm, depth + 1, BG_BAR)
     elif mine:
         hi = bg_top_bit(mine)
         if hi > maxsrc:
@@ -418,24 +430,7 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
                 continue
             nb = b[0]
             nk = key
-            nm = mine
-            _set(&nb, &nk, src, nb.pt[src] - 1)
-            if nb.pt[src] == 0:
-                nm &= ~(<uint32_t>1 << src)
-            if dst:
-                nm |= <uint32_t>1 << dst
-                count = nb.pt[dst]
-                if count == -1:
-                    _set(&nb, &nk, 0, nb.pt[0] - 1)
-                    _set(&nb, &nk, dst, 1)
-                    g.path.hits |= bit
-                else:
-                    _set(&nb, &nk, dst, count + 1)
-                    g.path.hits &= ~bit
-            else:
-                g.path.hits &= ~bit
-            g.path.src[depth] = <uint8_t>src
-            g.path.dst[depth] = <uint8_t>dst
+            nm = _make_step(g, &nb, &nk, mine, depth, src, dst)
             _play(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
     if not moved:
         _leaf(g, b, key, depth)
