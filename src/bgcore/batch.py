@@ -25,6 +25,8 @@ from .errors import InvalidPositionError
 
 __all__ = ["generate", "count"]
 
+_PIECES_PER_THREAD = 8
+
 
 def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray]:
     b = np.asarray(boards)
@@ -57,20 +59,31 @@ def _run(b8: np.ndarray, d8: np.ndarray, threads: int, flip: bool, store: bool):
     n = b8.shape[0]
     counts = np.zeros(n, dtype=np.int64)
     k = max(1, min(threads, n))
-    bounds = [n * i // k for i in range(k + 1)]
-    chunks = [_core.Chunk(bounds[i], bounds[i + 1]) for i in range(k)]
+    # Several threads take pieces of rows from a queue: positions differ in
+    # cost (a bear-off is quick, a double in contact is not), so equal
+    # shares of rows would leave one thread waiting for the other.
+    pieces = 1 if k == 1 else min(n, _PIECES_PER_THREAD * k)
+    bounds = [n * i // pieces for i in range(pieces + 1)]
+    chunks = [_core.Chunk(bounds[i], bounds[i + 1]) for i in range(pieces)]
+    queue = iter(chunks)
+    lock = threading.Lock()
     errors: list[BaseException] = []
 
-    def work(chunk: _core.Chunk) -> None:
-        try:
-            chunk.run(b8, d8, counts, flip, store)
-        except BaseException as exc:  # re-raised in the caller's thread
-            errors.append(exc)
+    def work() -> None:
+        while not errors:
+            with lock:
+                chunk = next(queue, None)
+            if chunk is None:
+                return
+            try:
+                chunk.run(b8, d8, counts, flip, store)
+            except BaseException as exc:  # re-raised in the caller's thread
+                errors.append(exc)
 
     if k == 1:
-        work(chunks[0])
+        work()
     else:
-        pool = [threading.Thread(target=work, args=(c,)) for c in chunks]
+        pool = [threading.Thread(target=work) for _ in range(k)]
         for t in pool:
             t.start()
         for t in pool:
