@@ -72,3 +72,14 @@ def test_invalid_rows_are_named() -> None:
         batch.generate(boards.astype(float), dice)
     with pytest.raises(ValueError, match="threads"):
         batch.count(boards, dice, threads=0)
+
+
+def test_reused_output_buffers_hold_fresh_results(corpus) -> None:
+    """Freed outputs are recycled: results must never leak from one call into the next."""
+    _, boards, dice = corpus
+    expected = batch.generate(boards, dice)[0].copy()
+    for size in (len(boards), 7, len(boards) // 2, 1, len(boards)):
+        for threads in (1, 2):
+            children, offsets = batch.generate(boards[:size], dice[:size], threads=threads)
+            assert (children == expected[: offsets[-1]]).all()
+            del children
