@@ -74,8 +74,8 @@ def test_invalid_rows_are_named() -> None:
         batch.count(boards, dice, threads=0)
 
 
-def test_reused_output_buffers_hold_fresh_results(corpus) -> None:
-    """Freed outputs are recycled: results must never leak from one call into the next."""
+def test_repeated_calls_hold_fresh_results(corpus) -> None:
+    """Calls of many sizes in a row: results never leak from one call into the next."""
     _, boards, dice = corpus
     expected = batch.generate(boards, dice)[0].copy()
     for size in (len(boards), 7, len(boards) // 2, 1, len(boards)):

@@ -710,40 +710,12 @@ def find_invalid(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
     return None
 
 
-# One freed output buffer, kept to be reused by the next batch: its pages are
-# already mapped, so writing the next results costs no page faults.  Only
-# ever touched with the GIL held (buffer deallocation, before and after the
-# native loops), so it needs no lock.
-cdef void *_spare = NULL
-
-
-cdef void _keep_spare(void *data) noexcept:
-    global _spare
-    if _spare != NULL:
-        free(_spare)
-    _spare = data
-
-
-cdef void *_take_spare(size_t size) noexcept:
-    """The spare buffer resized to ``size`` bytes (pages kept), or NULL."""
-    global _spare
-    cdef void *data = _spare
-    cdef void *grown
-    if data == NULL:
-        return NULL
-    _spare = NULL
-    grown = realloc(data, size)
-    if grown == NULL:
-        free(data)
-    return grown
-
-
 cdef object _owned_array(int8_t *data, Py_ssize_t rows):
-    """An int8 (rows, 26) buffer object that hands ``data`` back when it goes away."""
+    """An int8 (rows, 26) buffer object that frees ``data`` when it goes away."""
     cdef cvarray arr = cvarray(shape=(rows, 26), itemsize=1, format="b", mode="c",
                                allocate_buffer=False)
     arr.data = <char *>data
-    arr.callback_free_data = _keep_spare
+    arr.callback_free_data = free
     return arr
 
 
@@ -786,13 +758,6 @@ cdef class Chunk:
             free(g)
             free(out)
             raise MemoryError()
-        if store and self.data == NULL:
-            # Room for 32 results a generation (a typical corpus has about
-            # 16): pages never written cost nothing.
-            k = 32 * (self.stop - self.start) + BG_MAX_RESULTS
-            self.data = <int8_t *>_take_spare(k * 26)
-            if self.data != NULL:
-                self.capacity = k
         with nogil:
             for i in range(self.start, self.stop):
                 n = bg_generate(g, <const bg_board *>&boards[i, 0], dice[i, 0], dice[i, 1],
@@ -864,8 +829,7 @@ def join_chunks(list chunks):
             with nogil:
                 memcpy(&data[at * 26], c.data, c._rows * 26)
             at += c._rows
-        if c.data != NULL:
-            _keep_spare(c.data)
+        free(c.data)
         c.data = NULL
         c._rows = 0
         c.capacity = 0
