@@ -112,6 +112,14 @@ cdef inline void _set(bg_board *b, uint64_t *key, int i, int value) noexcept nog
     b.pt[i] = <int8_t>value
 
 
+cdef inline void _restart(bg_movegen *g, int prio) noexcept nogil:
+    """Drop the results kept so far: plays of a higher priority were found."""
+    g.best = prio
+    g.count = 0
+    g.bits = BG_TABLE_MIN_BITS
+    _new_epoch(g)
+
+
 cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
     """Keep b if it uses the most dice (the larger die when only one plays)."""
     cdef int prio
@@ -124,10 +132,7 @@ cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexc
     if prio < g.best:
         return
     if prio > g.best:
-        g.best = prio
-        g.count = 0
-        g.bits = BG_TABLE_MIN_BITS
-        _new_epoch(g)
+        _restart(g, prio)
     _insert(g, b, key, depth)
 
 
@@ -216,10 +221,7 @@ cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
     cdef bg_slot *slot
     cdef bg_board tmp
     if g.best < 4:  # every die played: the highest priority
-        g.best = 4
-        g.count = 0
-        g.bits = BG_TABLE_MIN_BITS
-        _new_epoch(g)
+        _restart(g, 4)
     key -= WEIGHT[src]
     if dst:
         if b.pt[dst] == -1:
@@ -442,12 +444,9 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
         return -BG_ERR_BAD_DICE
     if d1 < d2:
         d1, d2 = d2, d1
-    _new_epoch(g)
+    _restart(g, -1)
     g.out = out
     g.capacity = capacity
-    g.count = 0
-    g.best = -1
-    g.bits = BG_TABLE_MIN_BITS
     g.overflow = 0
     g.high_die = d1
     g.path.hits = 0
@@ -486,6 +485,8 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
 
 cdef bg_movegen *_SHARED_GEN = bg_movegen_new()
 cdef bg_result *_SHARED_OUT = <bg_result *>malloc(BG_MAX_RESULTS * sizeof(bg_result))
+if _SHARED_GEN == NULL or _SHARED_OUT == NULL:
+    raise MemoryError("bgcore could not allocate its move generator")
 
 MAX_RESULTS = BG_MAX_RESULTS
 
@@ -544,7 +545,6 @@ cdef class Results:
     """
     cdef bg_result *_data
     cdef int _count
-    cdef readonly int die1, die2
 
     def __cinit__(self):
         self._data = NULL
@@ -586,19 +586,12 @@ cdef class Results:
         m.hits = <uint8_t>hits
         return m
 
-    def steps(self, Py_ssize_t i):
-        """Result ``i``'s move: (from, to, hit) triples, highest source first.
+    def move(self, Py_ssize_t i):
+        """Result ``i``'s move as ((from, to) pairs, hit flags), highest source first.
 
         That order (source, then destination, both descending) is always a
         legal order to play the steps in.
         """
-        self._check(i)
-        cdef bg_move m = self._sorted(i)
-        cdef int k
-        return tuple([(m.src[k], m.dst[k], bool(m.hits >> k & 1)) for k in range(m.nsteps)])
-
-    def move(self, Py_ssize_t i):
-        """Result ``i``'s move as ((from, to) pairs, hit flags), sorted as in steps()."""
         self._check(i)
         cdef bg_move m = self._sorted(i)
         cdef int k
@@ -642,8 +635,6 @@ def generate(bytes board, int die1, int die2):
         raise MemoryError()
     memcpy(res._data, _SHARED_OUT, n * sizeof(bg_result))
     res._count = n
-    res.die1 = die1
-    res.die2 = die2
     return res
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import struct
-from typing import Iterator, NamedTuple, Sequence, overload
+from typing import Iterable, Iterator, NamedTuple, Sequence, overload
 
 import numpy as np
 
@@ -303,43 +303,35 @@ class Position:
         moves = self.legal_moves(dice)
         if not moves:
             raise IllegalMoveError("the game is over: there is no move to play")
-        net = [0] * 26
-        for src, dst, _ in steps:
-            net[src] -= 1
-            net[dst] += 1
+        net = _net((src, dst) for src, dst, _ in steps)
         starred = {dst for _, dst, star in steps if star}
         landings = {dst for _, dst, _ in steps if dst}
         middles = {src for src, _, _ in steps} & landings
-        best: list[int] = []
+        best: list[Move] = []
         best_cost: tuple[int, int] | None = None
-        for i in range(len(moves)):
-            cand = moves._steps(i)
-            cnet = [0] * 26
-            for src, dst, _ in cand:
-                cnet[src] -= 1
-                cnet[dst] += 1
-            if cnet != net:
+        for move in moves:
+            if _net(move.steps) != net:
                 continue
-            hit_points = {dst for _, dst, hit in cand if hit}
+            hit_points = move.hit_points
             if not starred <= hit_points:
                 continue
-            visited = {dst for _, dst, _ in cand}
+            visited = {dst for _, dst in move.steps}
             # first: points the text names but the play passes by, or hits it does not name;
             # then: hits without their star (stars are optional)
             cost = (len(hit_points - landings) + len(middles - visited), len(hit_points ^ starred))
             if best_cost is None or cost < best_cost:
-                best, best_cost = [i], cost
+                best, best_cost = [move], cost
             elif cost == best_cost:
-                best.append(i)
+                best.append(move)
         hi, lo = moves.dice
         if not best:
             if not steps:
                 raise IllegalMoveError(f"{hi}-{lo} has a legal move here: the turn cannot be passed")
             raise IllegalMoveError(f"{text.strip()!r} is not a legal move with {hi}-{lo} in {self!r}")
         if len(best) > 1:
-            options = ", ".join(str(moves[i]) for i in best)
+            options = ", ".join(str(m) for m in best)
             raise IllegalMoveError(f"{text.strip()!r} is ambiguous with {hi}-{lo}: it could be {options}")
-        return moves[best[0]]
+        return best[0]
 
     # --- dunder methods ---------------------------------------------------
 
@@ -389,10 +381,6 @@ class LegalMoves(Sequence[Move]):
 
     def __len__(self) -> int:
         return 0 if self._results is None else len(self._results)
-
-    def _steps(self, i: int) -> tuple:
-        assert self._results is not None
-        return self._results.steps(i)
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -446,6 +434,15 @@ class LegalMoves(Sequence[Move]):
         shown = ", ".join(str(m) or "(no move)" for m in self[:8])
         more = ", ..." if len(self) > 8 else ""
         return f"<LegalMoves {self._dice[0]}-{self._dice[1]} ({len(self)}): {shown}{more}>"
+
+
+def _net(steps: Iterable[tuple[int, int]]) -> list[int]:
+    """How many of the mover's checkers each slot gains (index 0: borne off)."""
+    net = [0] * 26
+    for src, dst in steps:
+        net[src] -= 1
+        net[dst] += 1
+    return net
 
 
 def _apply_steps(board: list[int], steps: Sequence[tuple[int, int]]) -> list[int] | None:
