@@ -83,3 +83,48 @@ def test_repeated_calls_hold_fresh_results(corpus) -> None:
             children, offsets = batch.generate(boards[:size], dice[:size], threads=threads)
             assert (children == expected[: offsets[-1]]).all()
             del children
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_buffers_grow_when_the_reservation_is_short(corpus, monkeypatch, threads: int) -> None:
+    """With no room reserved, every row takes the grow-and-generate-again path."""
+    _, boards, dice = corpus
+    expected, expected_offsets = batch.generate(boards, dice)
+    expected = expected.copy()
+    batch.release_buffers()
+    monkeypatch.setattr(batch, "_RESERVE_PER_ROW", 0)
+    children, offsets = batch.generate(boards, dice, threads=threads, flip=True)
+    assert (offsets == expected_offsets).all()
+    assert (children == np.stack([Position.from_array(a).flip().to_array() for a in expected])).all()
+
+
+def test_kept_buffers_are_reused_without_stale_rows(corpus) -> None:
+    """Buffers over 2 MiB are kept for the next batch; a smaller batch that reuses
+    one gets exactly its own rows, and release_buffers lets them go."""
+    _, boards, dice = corpus
+    expected, offsets = batch.generate(boards, dice)
+    expected = expected.copy()
+    big_boards, big_dice = np.concatenate([boards] * 8), np.concatenate([dice] * 8)
+    assert 26 * batch._RESERVE_PER_ROW * len(big_boards) > 2 << 20  # large enough to be kept
+    half = len(boards) // 2
+    for threads in (1, 2, 1, 2):
+        children, _ = batch.generate(big_boards, big_dice, threads=threads)
+        assert (children == np.concatenate([expected] * 8)).all()
+        del children
+        children, _ = batch.generate(boards[:half], dice[:half], threads=threads)
+        assert children.shape == (offsets[half], 26) and (children == expected[: offsets[half]]).all()
+        del children
+    batch.release_buffers()
+    assert (batch.generate(boards, dice)[0] == expected).all()
+
+
+def test_output_buffer_checks_its_ranges() -> None:
+    from bgcore import _core
+
+    out = _core.Output(4)
+    with pytest.raises(IndexError):
+        out.copy_rows(_core.Output(4), 0, 0, 1)
+    out.extend(3)
+    with pytest.raises(ValueError, match="shrink"):
+        out.extend(2)
+    assert out.rows == 3 and out.take() is not None and out.rows == 0 and out.take() is None

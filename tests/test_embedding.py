@@ -21,7 +21,7 @@ EXTENSION = '''
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from bgcore._core cimport (bg_board, bg_result, bg_movegen, bg_movegen_new, bg_movegen_free,
-                           bg_generate, bg_validate, BG_MAX_RESULTS)
+                           bg_generate, bg_generate_boards, bg_validate, BG_MAX_RESULTS)
 
 def results(bytes board, int die1, int die2):
     """Every result board (26 bytes each) of the roll, through bgcore's C API."""
@@ -41,6 +41,20 @@ def results(bytes board, int die1, int die2):
     bg_movegen_free(g)
     if n < 0:
         raise ValueError(f"error {n}")
+    return boards
+
+def boards_only(bytes board, int die1, int die2):
+    """The same through bg_generate_boards, which writes bare boards."""
+    cdef bg_board b
+    cdef int n
+    memcpy(b.pt, <const char *>board, 26)
+    cdef bg_movegen *g = bg_movegen_new()
+    cdef bg_board *out = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
+    with nogil:
+        n = bg_generate_boards(g, &b, die1, die2, out, BG_MAX_RESULTS)
+    boards = [(<char *>out[i].pt)[:26] for i in range(max(n, 0))]
+    free(out)
+    bg_movegen_free(g)
     return boards
 '''
 
@@ -75,6 +89,7 @@ def test_cimported_generator_matches_the_python_api(embed) -> None:
     for pos in selfplay_positions(40, seed=17):
         for dice in ROLLS:
             got = sorted(embed.results(pos._bytes, *dice))
+            assert sorted(embed.boards_only(pos._bytes, *dice)) == got
             moves = pos.legal_moves(dice)
             expected = sorted(pos.play(m).flip()._bytes for m in moves)
             assert got == expected

@@ -59,7 +59,10 @@ ctypedef struct bg_movegen:
     uint64_t keys[BG_MAX_RESULTS]  # each result's key, to re-insert when growing
     int bits               # the table in use is the first 1 << bits slots
     uint32_t epoch
-    bg_result *out
+    char *boards           # result i's board is at boards + i * board_stride
+    char *moves            # result i's move at moves + i * move_stride; NULL: none kept
+    int board_stride
+    int move_stride
     int capacity
     int count
     int best               # priority of the results kept so far
@@ -88,3 +91,9 @@ cdef uint64_t bg_hash(const bg_board *b) noexcept nogil
 # untrusted input.
 cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
                      bg_result *out, int capacity) noexcept nogil
+
+# The same without the moves: every distinct result's board, written straight
+# into ``boards`` (at most ``capacity`` of them, else -BG_ERR_OVERFLOW).  The
+# fast path for callers that only need the positions.
+cdef int bg_generate_boards(bg_movegen *g, const bg_board *b, int d1, int d2,
+                            bg_board *boards, int capacity) noexcept nogil

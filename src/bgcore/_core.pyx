@@ -93,11 +93,7 @@ cdef int bg_validate(const bg_board *b) noexcept nogil:
 
 
 cdef void bg_flip(const bg_board *b, bg_board *out) noexcept nogil:
-    cdef int i
-    cdef bg_board tmp
-    for i in range(26):
-        tmp.pt[i] = -b.pt[25 - i]
-    out[0] = tmp
+    bg_flip_pt(b.pt, out.pt)
 
 
 cdef inline void _new_epoch(bg_movegen *g) noexcept nogil:
@@ -136,6 +132,22 @@ cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexc
     _insert(g, b, key, depth)
 
 
+cdef inline bg_board *_board_at(bg_movegen *g, uint32_t i) noexcept nogil:
+    return <bg_board *>(g.boards + <size_t>i * <size_t>g.board_stride)
+
+
+cdef inline void _record(bg_movegen *g, int depth, int hits) noexcept nogil:
+    """Keep the move of result g.count: the first ``depth`` steps of the
+    path, with these hit flags; nothing when the caller wants boards only."""
+    cdef bg_move *m
+    if g.moves == NULL:
+        return
+    m = <bg_move *>(g.moves + <size_t>g.count * <size_t>g.move_stride)
+    memcpy(m, &g.path, sizeof(bg_move))
+    m.nsteps = <uint8_t>depth
+    m.hits = <uint8_t>hits
+
+
 cdef inline int _probe(bg_movegen *g, const bg_board *b, uint64_t key) noexcept nogil:
     """The slot holding ``b``, or the empty slot where it belongs."""
     cdef int mask = (1 << g.bits) - 1
@@ -145,7 +157,7 @@ cdef inline int _probe(bg_movegen *g, const bg_board *b, uint64_t key) noexcept 
         slot = &g.table[h]
         if slot.stamp != g.epoch:
             return h
-        if slot.key == key and (b == NULL or memcmp(g.out[slot.index].board.pt, b.pt, 26) == 0):
+        if slot.key == key and (b == NULL or memcmp(_board_at(g, slot.index), b.pt, 26) == 0):
             return h
         h = (h + 1) & mask
 
@@ -181,17 +193,13 @@ cdef inline bint _claim(bg_movegen *g, bg_slot *slot, uint64_t key) noexcept nog
 cdef inline void _insert(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
     cdef int h = _probe(g, b, key)
     cdef bg_slot *slot = &g.table[h]
-    cdef bg_result *r
     if slot.stamp == g.epoch:
         return  # seen before
     if not _claim(g, slot, key):
         return
     g.keys[g.count] = key
-    r = &g.out[g.count]
-    r.board = b[0]
-    r.move = g.path
-    r.move.nsteps = <uint8_t>depth
-    r.move.hits = g.path.hits & <uint8_t>((1 << depth) - 1)
+    memcpy(_board_at(g, g.count), b, sizeof(bg_board))
+    _record(g, depth, g.path.hits & ((1 << depth) - 1))
     g.count += 1
     if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
         _grow(g)
@@ -210,7 +218,7 @@ cdef inline int _apply(bg_board *b, int src, int dst) noexcept nogil:
     return 0
 
 
-cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
+cdef inline void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
                      int src, int dst) noexcept nogil:
     """The leaf after playing the last die (src -> dst) on b, without a copy.
 
@@ -248,7 +256,7 @@ cdef void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
         if slot.key == key:
             tmp = b[0]
             _apply(&tmp, src, dst)
-            if memcmp(g.out[slot.index].board.pt, tmp.pt, 26) == 0:
+            if memcmp(_board_at(g, slot.index), tmp.pt, 26) == 0:
                 return
         h = (h + 1) & mask
     if not _claim(g, slot, key):
@@ -262,19 +270,17 @@ cdef inline void _store(bg_movegen *g, const bg_board *b, uint64_t key, int dept
                         int src, int dst) noexcept nogil:
     """Append the result of b plus the last step src -> dst (its slot is set)."""
     cdef int hit, last = depth - 1
-    cdef bg_result *r
+    cdef bg_board *r
     if g.count >= g.capacity:
         g.overflow = 1
         return
     g.keys[g.count] = key
-    r = &g.out[g.count]
-    r.board = b[0]
-    hit = _apply(&r.board, src, dst)
-    r.move = g.path
-    r.move.src[last] = <uint8_t>src
-    r.move.dst[last] = <uint8_t>dst
-    r.move.nsteps = <uint8_t>depth
-    r.move.hits = (g.path.hits & <uint8_t>((1 << last) - 1)) | <uint8_t>(hit << last)
+    r = _board_at(g, g.count)
+    memcpy(r, b, sizeof(bg_board))
+    hit = _apply(r, src, dst)
+    g.path.src[last] = <uint8_t>src
+    g.path.dst[last] = <uint8_t>dst
+    _record(g, depth, (g.path.hits & ((1 << last) - 1)) | (hit << last))
     g.count += 1
 
 
@@ -307,24 +313,111 @@ cdef extern from *:
     }
     #endif
     #include <stdlib.h>
+    #include <string.h>
     #if defined(__linux__)
     #include <sys/mman.h>
+    #include <unistd.h>
     #endif
-    /* A large output buffer: 2 MiB-aligned and advised to use huge pages on
-       Linux, which saves a page fault per 4 KiB written; plain malloc
-       elsewhere.  Either way it is released with free(). */
-    static void *bg_big_alloc(size_t n) {
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (n >= ((size_t)1 << 21)) {
-            void *p = NULL;
-            if (posix_memalign(&p, (size_t)1 << 21, n) != 0)
-                return NULL;
-            madvise(p, n, MADV_HUGEPAGE);
-            return p;
-        }
-    #endif
-        return malloc(n);
+    /* Result buffers: a 64-byte header holding the capacity in bytes, then
+       the data.  Large ones are 2 MiB-aligned and advised to use huge pages
+       on Linux, which saves a page fault per 4 KiB written.
+
+       One released large buffer is kept (bg_buf_release) and handed to the
+       next batch asking for no more than it holds (bg_buf_obtain), so the
+       pages that batch writes are already mapped: a fresh mapping costs a
+       page fault and the kernel zeroing every page before it is written.
+       Both run with the GIL held, which guards the kept buffer. */
+    #define BG_BUF_HEADER 64
+    #define BG_BUF_BIG ((size_t)1 << 21)
+    #define BG_BUF_KEEP_MAX ((size_t)1 << 27)
+    static char *bg_kept = NULL;
+
+    static size_t bg_buf_capacity(const char *data) {
+        return data ? *(const size_t *)(data - BG_BUF_HEADER) : 0;
     }
+    static char *bg_buf_alloc(size_t n) {
+        char *base = NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (n >= BG_BUF_BIG) {
+            void *p = NULL;
+            if (posix_memalign(&p, BG_BUF_BIG, n + BG_BUF_HEADER) != 0)
+                return NULL;
+            madvise(p, n + BG_BUF_HEADER, MADV_HUGEPAGE);
+            base = (char *)p;
+        } else
+    #endif
+        base = (char *)malloc(n + BG_BUF_HEADER);
+        if (base == NULL)
+            return NULL;
+        *(size_t *)base = n;
+        return base + BG_BUF_HEADER;
+    }
+    static void bg_buf_free(char *data) {
+        if (data)
+            free(data - BG_BUF_HEADER);
+    }
+    static char *bg_buf_obtain(size_t n) {
+        char *data = bg_kept;
+        if (data != NULL && bg_buf_capacity(data) >= n) {
+            bg_kept = NULL;
+            return data;
+        }
+        return bg_buf_alloc(n);
+    }
+    static void bg_buf_release(void *ptr) {
+        char *data = (char *)ptr;
+        size_t cap = bg_buf_capacity(data);
+        if (data == NULL)
+            return;
+        if (cap >= BG_BUF_BIG && cap <= BG_BUF_KEEP_MAX && cap > bg_buf_capacity(bg_kept)) {
+            bg_buf_free(bg_kept);
+            bg_kept = data;
+            return;
+        }
+        bg_buf_free(data);
+    }
+    static void bg_buf_forget(void) {
+        bg_buf_free(bg_kept);
+        bg_kept = NULL;
+    }
+    /* Give back the whole pages after the first `used` bytes (a kept buffer
+       may have been written further by an earlier batch), so that what a
+       caller holds is what it asked for. */
+    static void bg_buf_trim(char *data, size_t used) {
+    #if defined(__linux__) && defined(MADV_DONTNEED)
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t cap = bg_buf_capacity(data);
+        size_t start = ((size_t)data + used + page - 1) & ~(page - 1);
+        size_t end = ((size_t)data + cap) & ~(page - 1);
+        if (cap >= BG_BUF_BIG && end > start)
+            madvise((void *)start, end - start, MADV_DONTNEED);
+    #endif
+        (void)data;
+        (void)used;
+    }
+    /* Board b seen from the other side: out[i] = -b[25 - i] (b may be out). */
+    #if defined(__SSE2__) || defined(_M_X64)
+    static inline __m128i bg_reverse16(__m128i x) {
+        x = _mm_shuffle_epi32(x, 0x1B);
+        x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xB1), 0xB1);
+        return _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+    }
+    static inline void bg_flip_pt(const signed char *b, signed char *out) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)b);
+        __m128i hi = _mm_loadu_si128((const __m128i *)(b + 10));
+        __m128i zero = _mm_setzero_si128();
+        _mm_storeu_si128((__m128i *)out, _mm_sub_epi8(zero, bg_reverse16(hi)));
+        _mm_storeu_si128((__m128i *)(out + 10), _mm_sub_epi8(zero, bg_reverse16(lo)));
+    }
+    #else
+    static inline void bg_flip_pt(const signed char *b, signed char *out) {
+        signed char tmp[26];
+        int i;
+        memcpy(tmp, b, 26);
+        for (i = 0; i < 26; i++)
+            out[i] = (signed char)-tmp[25 - i];
+    }
+    #endif
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
@@ -334,7 +427,14 @@ cdef extern from *:
     """
     int bg_top_bit(unsigned long x) noexcept nogil
     void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
-    void *bg_big_alloc(size_t n) noexcept nogil
+    size_t bg_buf_capacity(const char *data) noexcept nogil
+    char *bg_buf_alloc(size_t n) noexcept nogil
+    void bg_buf_free(char *data) noexcept nogil
+    char *bg_buf_obtain(size_t n) noexcept
+    void bg_buf_release(void *data) noexcept
+    void bg_buf_forget() noexcept
+    void bg_buf_trim(char *data, size_t used) noexcept nogil
+    void bg_flip_pt(const int8_t *b, int8_t *out) noexcept nogil
 
 
 cdef inline uint32_t _make_step(bg_movegen *g, bg_board *nb, uint64_t *key, uint32_t mine,
@@ -440,12 +540,28 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
 
 cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
                      bg_result *out, int capacity) noexcept nogil:
+    g.boards = <char *>out
+    g.board_stride = sizeof(bg_result)
+    g.moves = <char *>&out[0].move
+    g.move_stride = sizeof(bg_result)
+    return _generate(g, b, d1, d2, capacity)
+
+
+cdef int bg_generate_boards(bg_movegen *g, const bg_board *b, int d1, int d2,
+                            bg_board *boards, int capacity) noexcept nogil:
+    g.boards = <char *>boards
+    g.board_stride = sizeof(bg_board)
+    g.moves = NULL
+    g.move_stride = 0
+    return _generate(g, b, d1, d2, capacity)
+
+
+cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, int capacity) noexcept nogil:
     if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
         return -BG_ERR_BAD_DICE
     if d1 < d2:
         d1, d2 = d2, d1
     _restart(g, -1)
-    g.out = out
     g.capacity = capacity
     g.overflow = 0
     g.high_die = d1
@@ -651,7 +767,7 @@ def count_many(const unsigned char[::1] boards, const unsigned char[::1] dice):
     if boards.shape[0] != 26 * n or dice.shape[0] != 2 * n:
         raise ValueError("boards must hold 26 bytes and dice 2 bytes per generation")
     cdef bg_movegen *g = bg_movegen_new()
-    cdef bg_result *out = <bg_result *>malloc(BG_MAX_RESULTS * sizeof(bg_result))
+    cdef bg_board *out = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
     if g == NULL or out == NULL:
         free(g)
         free(out)
@@ -661,8 +777,8 @@ def count_many(const unsigned char[::1] boards, const unsigned char[::1] dice):
             rc = bg_validate(<const bg_board *>&boards[26 * i])
             if rc < 0:
                 break
-            rc = bg_generate(g, <const bg_board *>&boards[26 * i], dice[2 * i], dice[2 * i + 1],
-                             out, BG_MAX_RESULTS)
+            rc = bg_generate_boards(g, <const bg_board *>&boards[26 * i], dice[2 * i], dice[2 * i + 1],
+                                    out, BG_MAX_RESULTS)
             if rc < 0:
                 break
             total += rc
@@ -701,144 +817,173 @@ def find_invalid(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
     return None
 
 
-cdef object _owned_array(int8_t *data, Py_ssize_t rows):
-    """An int8 (rows, 26) buffer object that frees ``data`` when it goes away."""
-    cdef cvarray arr = cvarray(shape=(rows, 26), itemsize=1, format="b", mode="c",
-                               allocate_buffer=False)
-    arr.data = <char *>data
-    arr.callback_free_data = free
-    return arr
+cdef class Output:
+    """A growing native buffer of result boards, 26 bytes a row.
 
-
-cdef class Chunk:
-    """The results of a run of consecutive rows, built without the GIL.
-
-    ``run`` generates rows [start, stop) of already-validated arrays into a
-    growing native buffer; ``take`` (one chunk) or ``join_chunks`` (several)
-    hand them over.
+    ``run`` appends the results of a run of already-validated rows, without
+    the GIL; ``take`` hands the rows over as a buffer numpy can view without
+    a copy.  Its memory comes from ``bg_buf_obtain``: the buffer of an earlier
+    batch that has been released, when it is large enough.
     """
     cdef int8_t *data
-    cdef Py_ssize_t _rows, capacity
-    cdef readonly Py_ssize_t start, stop
+    cdef readonly Py_ssize_t rows
+    cdef Py_ssize_t capacity
 
-    def __cinit__(self, Py_ssize_t start, Py_ssize_t stop):
-        self.data = NULL
-        self._rows = 0
-        self.capacity = 0
-        self.start = start
-        self.stop = stop
+    def __cinit__(self, Py_ssize_t capacity):
+        """Room for ``capacity`` rows to start with (it grows as needed)."""
+        if capacity < 1:
+            capacity = 1
+        self.data = <int8_t *>bg_buf_obtain(<size_t>capacity * 26)
+        if self.data == NULL:
+            raise MemoryError()
+        self.rows = 0
+        self.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>self.data) // 26)
 
     def __dealloc__(self):
-        free(self.data)
+        bg_buf_release(self.data)
 
-    @property
-    def rows(self):
-        """Results held so far."""
-        return self._rows
+    cdef int _grow(self, Py_ssize_t need) noexcept nogil:
+        """Room for ``need`` rows in all; 0, or -1 when out of memory."""
+        cdef Py_ssize_t k = max(2 * self.capacity, need)
+        cdef int8_t *grown = <int8_t *>bg_buf_alloc(<size_t>k * 26)
+        if grown == NULL:
+            return -1
+        if self.rows:
+            memcpy(grown, self.data, self.rows * 26)
+        bg_buf_free(<char *>self.data)
+        self.data = grown
+        self.capacity = k
+        return 0
 
     def run(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
-            int64_t[::1] counts, bint flip, bint store):
-        """Generate; write each row's number of results into ``counts``."""
+            int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop, bint flip):
+        """Append every result of rows [start, stop); their numbers go to ``counts``."""
         cdef bg_movegen *g = bg_movegen_new()
-        cdef bg_result *out = <bg_result *>malloc(BG_MAX_RESULTS * sizeof(bg_result))
-        cdef Py_ssize_t i, k
-        cdef int n, failed = 0
-        cdef int8_t *grown
+        cdef Py_ssize_t i, k, room
+        cdef int n = 0, failed = 0
         cdef bg_board *row
-        if g == NULL or out == NULL:
-            free(g)
-            free(out)
+        if g == NULL or (self.data == NULL and self._grow(32 * (stop - start) + BG_MAX_RESULTS) < 0):
+            bg_movegen_free(g)
             raise MemoryError()
         with nogil:
-            for i in range(self.start, self.stop):
-                n = bg_generate(g, <const bg_board *>&boards[i, 0], dice[i, 0], dice[i, 1],
-                                out, BG_MAX_RESULTS)
+            i = start
+            while i < stop:
+                room = self.capacity - self.rows
+                row = <bg_board *>(self.data + 26 * self.rows)
+                # Results go straight into the buffer; a row that does not
+                # fit is generated again after growing (rare: the buffer
+                # starts with room for 32 results a row).
+                n = bg_generate_boards(g, <const bg_board *>&boards[i, 0], dice[i, 0], dice[i, 1],
+                                       row, <int>min(room, BG_MAX_RESULTS))
+                if n == -BG_ERR_OVERFLOW and room < BG_MAX_RESULTS:
+                    if self._grow(self.rows + BG_MAX_RESULTS + 32 * (stop - i)) < 0:
+                        failed = 2
+                        break
+                    continue
                 if n < 0:
                     failed = 1
                     break
-                counts[i] = n
-                if not store:
-                    continue
-                if self._rows + n > self.capacity:
-                    # Room for 32 results a generation to come (a typical
-                    # corpus has about 16); pages never written cost nothing.
-                    k = max(2 * self.capacity, self._rows + n + 32 * (self.stop - i))
-                    grown = <int8_t *>bg_big_alloc(k * 26)
-                    if grown == NULL:
-                        failed = 2
-                        break
-                    if self._rows:
-                        memcpy(grown, self.data, self._rows * 26)
-                    free(self.data)
-                    self.data = grown
-                    self.capacity = k
-                row = <bg_board *>(self.data + 26 * self._rows)
                 if flip:
                     for k in range(n):
-                        bg_flip(&out[k].board, &row[k])
-                else:
-                    for k in range(n):
-                        row[k] = out[k].board
-                self._rows += n
+                        bg_flip(&row[k], &row[k])
+                counts[i] = n
+                self.rows += n
+                i += 1
         bg_movegen_free(g)
-        free(out)
         if failed == 2:
             raise MemoryError()
         if failed:
             raise ValueError(f"row {i}: {_ERRORS[-n]}")
 
-    def take(self):
-        """Hand the chunk's results over as an int8 (rows, 26) buffer, without a copy.
+    def copy_rows(self, Output source, Py_ssize_t src, Py_ssize_t dst, Py_ssize_t count):
+        """Copy ``count`` rows of ``source`` from row ``src`` to this buffer's row
+        ``dst`` (within the rows set by ``extend``), without the GIL."""
+        if src < 0 or dst < 0 or count < 0 or src + count > source.rows or dst + count > self.rows:
+            raise IndexError("rows out of range")
+        if count:
+            with nogil:
+                memcpy(self.data + 26 * dst, source.data + 26 * src, 26 * count)
 
-        The buffer is shrunk to exactly ``rows * 26`` bytes and freed when the
-        returned object (and any numpy array viewing it) goes away.
-        """
-        cdef int8_t *data
-        if self._rows == 0:
-            return None
-        data = <int8_t *>realloc(self.data, self._rows * 26)
-        if data == NULL:
+    def extend(self, Py_ssize_t rows):
+        """Make the buffer hold ``rows`` rows (their contents unset), for ``copy_rows``."""
+        if rows < self.rows:
+            raise ValueError("extend cannot shrink")
+        if rows > self.capacity and self._grow(max(rows, 1)) < 0:
             raise MemoryError()
+        self.rows = rows
+
+    def clear(self):
+        """Forget the rows, keeping the memory."""
+        self.rows = 0
+
+    @property
+    def nbytes(self):
+        """Bytes the buffer can hold."""
+        return self.capacity * 26
+
+    def take(self):
+        """Hand the rows over as an int8 (rows, 26) buffer, without a copy.
+
+        The memory past the rows is returned to the system (whole pages), and
+        the buffer goes back to ``bg_buf_release`` when the returned object
+        (and any numpy array viewing it) goes away.  The Output is left empty.
+        """
+        cdef cvarray arr
+        if self.rows == 0:
+            return None
+        bg_buf_trim(<char *>self.data, self.rows * 26)
+        arr = cvarray(shape=(self.rows, 26), itemsize=1, format="b", mode="c",
+                      allocate_buffer=False)
+        arr.data = <char *>self.data
+        arr.callback_free_data = bg_buf_release
         self.data = NULL
         self.capacity = 0
-        return _owned_array(data, self._rows)
+        self.rows = 0
+        return arr
 
 
-def join_chunks(list chunks):
-    """The results of several chunks, in order, in one new (rows, 26) buffer."""
-    cdef Chunk c
-    cdef Py_ssize_t total = 0, at = 0
-    for c in chunks:
-        total += c._rows
-    if total == 0:
-        return None
-    cdef int8_t *data = <int8_t *>bg_big_alloc(total * 26)
-    if data == NULL:
+def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
+               int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop):
+    """Write the number of results of rows [start, stop) of already-validated
+    arrays into ``counts``, without the GIL."""
+    cdef bg_movegen *g = bg_movegen_new()
+    cdef bg_board *scratch = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
+    cdef Py_ssize_t i
+    cdef int n = 0
+    if g == NULL or scratch == NULL:
+        bg_movegen_free(g)
+        free(scratch)
         raise MemoryError()
-    for c in chunks:
-        if c._rows:
-            with nogil:
-                memcpy(&data[at * 26], c.data, c._rows * 26)
-            at += c._rows
-        free(c.data)
-        c.data = NULL
-        c._rows = 0
-        c.capacity = 0
-    return _owned_array(data, total)
+    with nogil:
+        for i in range(start, stop):
+            n = bg_generate_boards(g, <const bg_board *>&boards[i, 0], dice[i, 0], dice[i, 1],
+                                   scratch, BG_MAX_RESULTS)
+            if n < 0:
+                break
+            counts[i] = n
+    bg_movegen_free(g)
+    free(scratch)
+    if n < 0:
+        raise ValueError(f"row {i}: {_ERRORS[-n]}")
+
+
+def release_buffers():
+    """Free the result buffer kept for reuse, if any."""
+    bg_buf_forget()
 
 
 # --- perft ---------------------------------------------------------------
 
-cdef int _perft(bg_movegen *g, bg_result **bufs, const bg_board *b, int depth,
+cdef int _perft(bg_movegen *g, bg_board **bufs, const bg_board *b, int depth,
                long long *plain, long long *weighted) noexcept nogil:
     """Add the leaf counts below b (depth plies) to plain and weighted; 0 or -1."""
     cdef long long p, w, sub_p, sub_w
     cdef int d1, d2, n, k
     cdef bg_board child
-    cdef bg_result *out = bufs[depth]
+    cdef bg_board *out = bufs[depth]
     for d1 in range(1, 7):
         for d2 in range(1, d1 + 1):
-            n = bg_generate(g, b, d1, d2, out, BG_MAX_RESULTS)
+            n = bg_generate_boards(g, b, d1, d2, out, BG_MAX_RESULTS)
             if n < 0:
                 return -1
             if depth == 1:
@@ -848,11 +993,11 @@ cdef int _perft(bg_movegen *g, bg_result **bufs, const bg_board *b, int depth,
                 p = 0
                 w = 0
                 for k in range(n):
-                    if bg_checkers(&out[k].board, 0) == 0:
+                    if bg_checkers(&out[k], 0) == 0:
                         p += 1  # the game is over: a leaf
                         w += 1
                         continue
-                    bg_flip(&out[k].board, &child)
+                    bg_flip(&out[k], &child)
                     sub_p = 0
                     sub_w = 0
                     if _perft(g, bufs, &child, depth - 1, &sub_p, &sub_w) < 0:
@@ -882,10 +1027,10 @@ def perft(bytes board, int depth):
     if depth == 0 or bg_checkers(&b, 0) == 0 or bg_checkers(&b, 1) == 0:
         return 1, 1
     cdef bg_movegen *g = bg_movegen_new()
-    cdef bg_result *bufs[13]
+    cdef bg_board *bufs[13]
     cdef bint ok = g != NULL
     for i in range(depth + 1):
-        bufs[i] = <bg_result *>malloc(BG_MAX_RESULTS * sizeof(bg_result))
+        bufs[i] = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
         ok = ok and bufs[i] != NULL
     if not ok:
         for i in range(depth + 1):

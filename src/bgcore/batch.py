@@ -16,14 +16,14 @@ dice are rows of two.  No Python object is built per result.
 from __future__ import annotations
 
 import threading
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from . import _core
 from .errors import InvalidPositionError
 
-__all__ = ["generate", "count"]
+__all__ = ["generate", "count", "release_buffers"]
 
 _PIECES_PER_THREAD = 8
 
@@ -53,44 +53,126 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray]:
     return b8, d8
 
 
-def _run(b8: np.ndarray, d8: np.ndarray, threads: int, flip: bool, store: bool):
+#: Rows of results reserved per board before a batch starts (a typical corpus
+#: has about 16); the buffer grows when that is not enough, and pages never
+#: written cost nothing.
+_RESERVE_PER_ROW = 32
+
+#: Scratch buffers of the threads of a batch, kept for the next one (at most
+#: _MAX_SPARE_BYTES in all): see :func:`release_buffers`.
+_spare_outputs: list[_core.Output] = []
+_MAX_SPARE_BYTES = 1 << 27
+
+
+def _check_threads(threads: object) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int, not {threads!r}")
+    return threads
+
+
+def _spare_output(rows: int) -> _core.Output:
+    return _spare_outputs.pop() if _spare_outputs else _core.Output(rows)
+
+
+def _keep_output(out: _core.Output) -> None:
+    out.clear()
+    if sum(o.nbytes for o in _spare_outputs) + out.nbytes <= _MAX_SPARE_BYTES:
+        _spare_outputs.append(out)
+
+
+def _in_threads(k: int, work: Callable[[int], None]) -> None:
+    """Run ``work(0)`` .. ``work(k - 1)`` in k threads; re-raise the first error."""
+    errors: list[BaseException] = []
+
+    def guarded(w: int) -> None:
+        try:
+            work(w)
+        except BaseException as exc:  # re-raised in the caller's thread
+            errors.append(exc)
+
+    pool = [threading.Thread(target=guarded, args=(w,)) for w in range(k)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
+def _share_pieces(n: int, k: int, do_piece: Callable[[int, int, int], None]) -> None:
+    """Let k threads take pieces of the n rows in turn: ``do_piece(w, start, stop)``
+    runs in thread w for rows [start, stop)."""
+    # Positions differ in cost (a bear-off is quick, a double in contact is
+    # not), so fixed equal shares of rows would leave one thread waiting.
+    pieces = min(n, _PIECES_PER_THREAD * k)
+    queue = iter([(n * i // pieces, n * (i + 1) // pieces) for i in range(pieces)])
+    lock = threading.Lock()
+
+    def work(w: int) -> None:
+        while True:
+            with lock:
+                piece = next(queue, None)
+            if piece is None:
+                return
+            do_piece(w, *piece)
+
+    _in_threads(k, work)
+
+
+def _count(b8: np.ndarray, d8: np.ndarray, threads: int) -> np.ndarray:
     n = b8.shape[0]
     counts = np.zeros(n, dtype=np.int64)
     k = max(1, min(threads, n))
-    # Several threads take pieces of rows from a queue: positions differ in
-    # cost (a bear-off is quick, a double in contact is not), so equal
-    # shares of rows would leave one thread waiting for the other.
-    pieces = 1 if k == 1 else min(n, _PIECES_PER_THREAD * k)
-    bounds = [n * i // pieces for i in range(pieces + 1)]
-    chunks = [_core.Chunk(bounds[i], bounds[i + 1]) for i in range(pieces)]
-    queue = iter(chunks)
-    lock = threading.Lock()
-    errors: list[BaseException] = []
-
-    def work() -> None:
-        while not errors:
-            with lock:
-                chunk = next(queue, None)
-            if chunk is None:
-                return
-            try:
-                chunk.run(b8, d8, counts, flip, store)
-            except BaseException as exc:  # re-raised in the caller's thread
-                errors.append(exc)
-
     if k == 1:
-        work()
-    else:
-        pool = [threading.Thread(target=work) for _ in range(k)]
-        for t in pool:
-            t.start()
-        for t in pool:
-            t.join()
-    if errors:
-        raise errors[0]
-    return counts, chunks
+        _core.count_rows(b8, d8, counts, 0, n)
+        return counts
+    _share_pieces(n, k, lambda _, start, stop: _core.count_rows(b8, d8, counts, start, stop))
+    return counts
+
+
+def _generate(b8: np.ndarray, d8: np.ndarray, threads: int, flip: bool) -> tuple[np.ndarray, np.ndarray]:
+    n = b8.shape[0]
+    counts = np.zeros(n, dtype=np.int64)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    k = max(1, min(threads, n))
+    if k == 1:
+        # One thread writes straight into the buffer the caller gets.
+        out = _core.Output(_RESERVE_PER_ROW * n)
+        out.run(b8, d8, counts, 0, n, flip)
+        np.cumsum(counts, out=offsets[1:])
+        return _as_children(out.take()), offsets
+    # Each thread appends the pieces it takes to a scratch buffer of its own;
+    # once every count is known, the threads copy their pieces to their
+    # places in the result, in parallel.
+    scratch = [_spare_output(_RESERVE_PER_ROW * n // k) for _ in range(k)]
+    placed: list[list[tuple[int, int, int]]] = [[] for _ in range(k)]
+
+    def generate_piece(w: int, start: int, stop: int) -> None:
+        at = scratch[w].rows
+        scratch[w].run(b8, d8, counts, start, stop, flip)
+        placed[w].append((start, stop, at))
+
+    try:
+        _share_pieces(n, k, generate_piece)
+        np.cumsum(counts, out=offsets[1:])
+        result = _core.Output(int(offsets[-1]))
+        result.extend(int(offsets[-1]))
+
+        def copy_pieces(w: int) -> None:
+            for start, stop, at in placed[w]:
+                result.copy_rows(scratch[w], at, int(offsets[start]), int(offsets[stop] - offsets[start]))
+
+        _in_threads(k, copy_pieces)
+    finally:
+        for out in scratch:
+            _keep_output(out)
+    return _as_children(result.take()), offsets
+
+
+def _as_children(buffer: object) -> np.ndarray:
+    if buffer is None:
+        return np.empty((0, 26), dtype=np.int8)
+    return np.asarray(buffer)
 
 
 def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1,
@@ -103,20 +185,31 @@ def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, thre
     turn gives one row, the board itself.  ``threads`` native threads share
     the rows, with the GIL released.  An invalid row raises
     :class:`InvalidPositionError` naming it, before anything is written.
+
+    ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
+    memory (if over 2 MiB) and the threads' scratch buffers are kept for the
+    next call, whose pages are then already mapped; :func:`release_buffers`
+    returns them to the system.
     """
+    _check_threads(threads)
     b8, d8 = _prepare(boards, dice)
-    counts, chunks = _run(b8, d8, threads, bool(flip), True)
-    offsets = np.zeros(b8.shape[0] + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    # One chunk: its native buffer becomes the array, no copy.
-    buffer = chunks[0].take() if len(chunks) == 1 else _core.join_chunks(chunks)
-    if buffer is None:
-        return np.empty((0, 26), dtype=np.int8), offsets
-    return np.asarray(buffer), offsets
+    return _generate(b8, d8, threads, bool(flip))
 
 
 def count(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1) -> np.ndarray:
     """The number of distinct legal results of each (board, roll) row (int64, n)."""
+    _check_threads(threads)
     b8, d8 = _prepare(boards, dice)
-    counts, _ = _run(b8, d8, threads, False, False)
-    return counts
+    return _count(b8, d8, threads)
+
+
+def release_buffers() -> None:
+    """Free the memory kept between batches.
+
+    :func:`generate` keeps the scratch buffers of its threads, and the buffer
+    of the last result array that went away, for the next batch: writing into
+    pages that are already mapped spares a page fault and the kernel's
+    zeroing of each page.  This returns that memory to the system.
+    """
+    _spare_outputs.clear()
+    _core.release_buffers()
