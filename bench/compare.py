@@ -36,6 +36,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: idle BLAS th
 import argparse
 import importlib.util
 import shlex
+import statistics
 import sys
 from typing import Sequence
 
@@ -114,8 +115,19 @@ def ratio_lines(by_name: dict[str, Workload]) -> list[str]:
         ("batch.count (2 threads) vs gnubg GenerateMoves", "bgcore batch.count, 2 threads",
          "gnubg GenerateMoves (native loop, C)"),
     ]
-    return [f"{label}: {by_name[a].rate / by_name[b].rate:.2f}x"
+    return [f"{label}: {by_name[a].rate / by_name[b].rate:.2f}x "
+            f"(median of the {len(by_name[a].seconds)} rounds' own ratios: {paired_ratio(by_name[a], by_name[b]):.2f}x)"
             for label, a, b in pairs if a in by_name and b in by_name]
+
+
+def paired_ratio(a: Workload, b: Workload) -> float:
+    """The median over the timed rounds of a's speed over b's within each round.
+
+    Both ran in the same round, minutes apart at most, so a machine that slows
+    down for a while slows both: the ratio of each round is steadier than the
+    ratio of the two medians.
+    """
+    return statistics.median((a.generations / ta) / (b.generations / tb) for ta, tb in zip(a.seconds, b.seconds))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

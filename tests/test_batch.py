@@ -128,3 +128,24 @@ def test_output_buffer_checks_its_ranges() -> None:
     with pytest.raises(ValueError, match="shrink"):
         out.extend(2)
     assert out.rows == 3 and out.take() is not None and out.rows == 0 and out.take() is None
+
+
+@pytest.mark.parametrize("board_type", [np.int8, np.int16, np.int64])
+@pytest.mark.parametrize("dice_type", [np.int8, np.uint8, np.int32, np.uint64])
+def test_every_integer_type_is_checked(board_type, dice_type) -> None:
+    """Values that would wrap when narrowed to 8 bits are caught, whatever the type."""
+    boards = np.stack([Position.initial().to_array()] * 3).astype(board_type)
+    dice = np.array([[3, 1]] * 3, dtype=dice_type)
+    assert batch.count(boards, dice).tolist() == [16] * 3
+    bad = boards.copy()
+    bad[1, 6] = 16 if board_type == np.int8 else 256 + 5  # 256 + 5 would wrap to 5
+    with pytest.raises(InvalidPositionError, match="row 1"):
+        batch.generate(bad, dice)
+    bad_dice = dice.copy()
+    bad_dice[2, 0] = 7 if dice_type in (np.int8, np.uint8) else 256 + 3
+    with pytest.raises(InvalidPositionError, match=r"row 2: dice must be 1-6, not \[(7|259), 1\]"):
+        batch.count(boards, bad_dice)
+    if dice_type == np.int8:
+        bad_dice[2, 0] = -1
+        with pytest.raises(InvalidPositionError, match=r"row 2: dice must be 1-6, not \[-1, 1\]"):
+            batch.generate(boards, bad_dice)

@@ -112,7 +112,7 @@ cdef inline void _restart(bg_movegen *g, int prio) noexcept nogil:
     """Drop the results kept so far: plays of a higher priority were found."""
     g.best = prio
     g.count = 0
-    g.bits = BG_TABLE_MIN_BITS
+    g.bits = BG_TABLE_MIN_BITS + 2 * g.doubles  # doubles have more results
     _new_epoch(g)
 
 
@@ -561,6 +561,7 @@ cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, int capacit
         return -BG_ERR_BAD_DICE
     if d1 < d2:
         d1, d2 = d2, d1
+    g.doubles = d1 == d2
     _restart(g, -1)
     g.capacity = capacity
     g.overflow = 0

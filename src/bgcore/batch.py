@@ -38,19 +38,28 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray]:
     for name, a in (("boards", b), ("dice", d)):
         if a.size and not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"{name} must hold integers, not {a.dtype}")
-    if b.size and (b.min() < -15 or b.max() > 15):
+    # Wider integers are range-checked before they are narrowed (300 would
+    # wrap to 44); 8-bit ones cannot wrap into a valid value, and the native
+    # check below catches the rest.
+    if b.dtype != np.int8 and b.size and (b.min() < -15 or b.max() > 15):
         row = int(np.argmax((b < -15).any(axis=1) | (b > 15).any(axis=1)))
         raise InvalidPositionError(f"row {row}: a slot holds more than 15 checkers")
-    if d.size and (d.min() < 1 or d.max() > 6):
-        row = int(np.argmax(((d < 1) | (d > 6)).any(axis=1)))
-        raise InvalidPositionError(f"row {row}: dice must be 1-6, not {d[row].tolist()}")
+    if d.dtype not in (np.int8, np.uint8) and d.size and (d.min() < 1 or d.max() > 6):
+        raise _bad_dice(d)
     b8 = np.ascontiguousarray(b, dtype=np.int8).reshape(-1, 26)
     d8 = np.ascontiguousarray(d, dtype=np.uint8).reshape(-1, 2)
     if b8.shape[0]:
         bad = _core.find_invalid(b8, d8)
         if bad is not None:
+            if (d[bad[0]] < 1).any() or (d[bad[0]] > 6).any():
+                raise _bad_dice(d)
             raise InvalidPositionError(f"row {bad[0]}: {bad[1]}")
     return b8, d8
+
+
+def _bad_dice(d: np.ndarray) -> InvalidPositionError:
+    row = int(np.argmax(((d < 1) | (d > 6)).any(axis=1)))
+    return InvalidPositionError(f"row {row}: dice must be 1-6, not {d[row].tolist()}")
 
 
 #: Rows of results reserved per board before a batch starts (a typical corpus
