@@ -461,78 +461,96 @@ cdef inline uint32_t _make_step(bg_movegen *g, bg_board *nb, uint64_t *key, uint
     return mine
 
 
-cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
-                int depth, int maxsrc) noexcept nogil:
-    """Play dice[depth:] in every legal way from b (sources <= maxsrc).
+cdef inline uint32_t _legal(bg_movegen *g, const bg_board *b, uint32_t mine, int depth,
+                            int maxsrc, int d, int *moved) noexcept nogil:
+    """The sources (<= maxsrc; bit 25: the bar) whose checker plays die d next.
 
+    Sets ``moved[0]`` when die d can be played at all, even when the set is
+    cut down to sources whose plays were not made already (low die first).
     ``mine`` has bit p set where the player on roll has checkers (25: bar);
     ``g.blocked`` has bit p set where the opponent holds p, which no move of
     the player on roll can change within a turn.
     """
-    cdef int d, src, dst, hi, moved = 0
-    cdef bg_board nb
-    cdef uint64_t nk
-    cdef uint32_t nm, todo, legal
-    if depth == g.ndice:
-        _leaf(g, b, key, depth)
-        return
-    d = g.dice[depth]
+    cdef int hi, src
+    cdef uint32_t todo, legal
     if mine >> BG_BAR & 1:
         # A checker on the bar must enter first, on the opponent's home board.
-        dst = BG_BAR - d
-        if not (g.blocked >> dst & 1):
-            moved = 1
-            if depth + 1 == g.ndice:
-                _leaf_step(g, b, key, depth + 1, BG_BAR, dst)
-            else:
-                nb = b[0]
-                nk = key
-                nm = _make_step(g, &nb, &nk, mine, depth, BG_BAR, dst)
-                _play(g, &nb, nk, nm, depth + 1, BG_BAR)
-    elif mine:
-        hi = bg_top_bit(mine)
-        if hi > maxsrc:
-            todo = mine & ((<uint32_t>2 << maxsrc) - 1)
+        if g.blocked >> (BG_BAR - d) & 1:
+            return 0
+        moved[0] = 1
+        return <uint32_t>1 << BG_BAR
+    if not mine:
+        return 0
+    hi = bg_top_bit(mine)
+    if hi > maxsrc:
+        todo = mine & ((<uint32_t>2 << maxsrc) - 1)
+    else:
+        todo = mine
+    # Sources whose checker lands on the board on a point not held by the
+    # opponent, and (all checkers home) those that bear off: the exact
+    # point, or the highest one when the die is larger.
+    legal = todo & ~(g.blocked << d) & ~((<uint32_t>2 << d) - 1)
+    if hi <= 6:
+        legal |= todo & (<uint32_t>1 << d)
+        if hi < d:
+            legal |= todo & (<uint32_t>1 << hi)
+    if legal:
+        moved[0] = 1
+    if g.second_order and depth == 1 and hi > 6 and g.path.src[0] != BG_BAR \
+            and g.path.dst[0] != BG_OFF:
+        # Low die first, then the high die, with no bar entry and no bearing
+        # off: moving another checker repeats a play made high die first, so
+        # only the checker that just moved may go on, and not even it when
+        # the high die first was open and no hit on the way makes a
+        # difference.
+        legal &= <uint32_t>1 << g.path.dst[0]
+        src = g.path.src[0] - d
+        if legal and g.path.dst[0] > d and not (g.blocked >> src & 1) \
+                and b.pt[src] != -1 and not (g.path.hits & 1):
+            legal = 0
+    elif g.second_order and depth == 1 and g.path.src[0] != BG_BAR \
+            and g.path.dst[0] != BG_OFF:
+        # All home: the same, but plays that bear off must still be made.
+        legal &= (<uint32_t>1 << g.path.dst[0]) | ((<uint32_t>2 << d) - 1)
+    return legal
+
+
+cdef inline int _pop_source(uint32_t *legal) noexcept nogil:
+    """Take the highest source out of the set."""
+    cdef int src = bg_top_bit(legal[0])
+    legal[0] ^= <uint32_t>1 << src
+    return src
+
+
+cdef inline void _play_last(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
+                            int depth, int maxsrc) noexcept nogil:
+    """Play the last die, dice[depth], in every legal way from b (sources <= maxsrc)."""
+    cdef int d = g.dice[depth], src, moved = 0
+    cdef uint32_t legal = _legal(g, b, mine, depth, maxsrc, d, &moved)
+    while legal:
+        src = _pop_source(&legal)
+        _leaf_step(g, b, key, depth + 1, src, src - d if src > d else BG_OFF)
+    if not moved:
+        _leaf(g, b, key, depth)
+
+
+cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
+                int depth, int maxsrc) noexcept nogil:
+    """Play dice[depth:] (two or more) in every legal way from b (sources <= maxsrc)."""
+    cdef int d = g.dice[depth], src, moved = 0
+    cdef bg_board nb
+    cdef uint64_t nk
+    cdef uint32_t nm
+    cdef uint32_t legal = _legal(g, b, mine, depth, maxsrc, d, &moved)
+    while legal:
+        src = _pop_source(&legal)
+        memcpy(&nb, b, sizeof(bg_board))
+        nk = key
+        nm = _make_step(g, &nb, &nk, mine, depth, src, src - d if src > d else BG_OFF)
+        # Doubles: sources never increase, so each set of steps comes once.
+        if depth + 2 == g.ndice:
+            _play_last(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
         else:
-            todo = mine
-        # Sources whose checker lands on the board on a point not held by
-        # the opponent, and (all checkers home) those that bear off: the
-        # exact point, or the highest one when the die is larger.
-        legal = todo & ~(g.blocked << d) & ~((<uint32_t>2 << d) - 1)
-        if hi <= 6:
-            legal |= todo & (<uint32_t>1 << d)
-            if hi < d:
-                legal |= todo & (<uint32_t>1 << hi)
-        if legal:
-            moved = 1
-        if g.second_order and depth == 1 and hi > 6 and g.path.src[0] != BG_BAR \
-                and g.path.dst[0] != BG_OFF:
-            # Low die first, then the high die, with no bar entry and no
-            # bearing off: moving another checker repeats a play made high
-            # die first, so only the checker that just moved may go on, and
-            # not even it when the high die first was open and no hit on the
-            # way makes a difference.
-            legal &= <uint32_t>1 << g.path.dst[0]
-            src = g.path.src[0] - d
-            if legal and g.path.dst[0] > d and not (g.blocked >> src & 1) \
-                    and b.pt[src] != -1 and not (g.path.hits & 1):
-                legal = 0
-        elif g.second_order and depth == 1 and g.path.src[0] != BG_BAR \
-                and g.path.dst[0] != BG_OFF:
-            # All home: the same, but plays that bear off must still be made.
-            legal &= (<uint32_t>1 << g.path.dst[0]) | ((<uint32_t>2 << d) - 1)
-        while legal:
-            src = bg_top_bit(legal)
-            legal ^= <uint32_t>1 << src
-            dst = src - d
-            if dst < 0:
-                dst = BG_OFF
-            if depth + 1 == g.ndice:
-                _leaf_step(g, b, key, depth + 1, src, dst)
-                continue
-            nb = b[0]
-            nk = key
-            nm = _make_step(g, &nb, &nk, mine, depth, src, dst)
             _play(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
     if not moved:
         _leaf(g, b, key, depth)
