@@ -118,34 +118,54 @@ def test_kept_buffers_are_reused_without_stale_rows(corpus) -> None:
     assert (batch.generate(boards, dice)[0] == expected).all()
 
 
-def test_output_buffer_checks_its_ranges() -> None:
+@pytest.mark.parametrize("piece_rows", [1, 3, 50])
+@pytest.mark.parametrize("reserve", [0, 32])
+def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, reserve: int) -> None:
+    """Many small pieces (threads wait for each other's earlier pieces) and a
+    result reserved too small (pieces placed at the end) give the same rows."""
+    _, boards, dice = corpus
+    expected, expected_offsets = batch.generate(boards, dice)
+    expected = expected.copy()
+    monkeypatch.setattr(batch, "_PIECE_ROWS", piece_rows)
+    monkeypatch.setattr(batch, "_RESERVE_PER_ROW", reserve)
+    for threads in (2, 3, 5):
+        children, offsets = batch.generate(boards, dice, threads=threads)
+        assert (offsets == expected_offsets).all() and (children == expected).all()
+        assert (batch.count(boards, dice, threads=threads) == np.diff(expected_offsets)).all()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_the_first_invalid_row_is_named_with_threads(corpus, threads: int) -> None:
+    _, boards, dice = corpus
+    bad = boards.copy()
+    bad[[40, 700, 900], 25] = 9  # too many checkers on the bar
+    bad_dice = dice.copy()
+    bad_dice[[650, 20]] = [0, 3]
+    with pytest.raises(InvalidPositionError, match=r"^row 40: a side has more than 15 checkers"):
+        batch.generate(bad, dice, threads=threads)
+    with pytest.raises(InvalidPositionError, match=r"^row 40: "):
+        batch.count(bad, dice, threads=threads)
+    with pytest.raises(InvalidPositionError, match=r"^row 20: dice must be 1-6, not \[0, 3\]"):
+        batch.generate(boards, bad_dice, threads=threads)
+
+
+def test_native_buffers_check_their_arguments(corpus) -> None:
     from bgcore import _core
 
-    out = _core.Output(4)
+    _, boards, dice = corpus
+    b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
+    counts = np.zeros(len(b8), np.int64)
     with pytest.raises(IndexError):
-        out.copy_rows(_core.Output(4), 0, 0, 1)
-    out.extend(3)
-    with pytest.raises(ValueError, match="shrink"):
-        out.extend(2)
-    assert out.rows == 3 and out.take() is not None and out.rows == 0 and out.take() is None
-
-
-@pytest.mark.parametrize("board_type", [np.int8, np.int16, np.int64])
-@pytest.mark.parametrize("dice_type", [np.int8, np.uint8, np.int32, np.uint64])
-def test_every_integer_type_is_checked(board_type, dice_type) -> None:
-    """Values that would wrap when narrowed to 8 bits are caught, whatever the type."""
-    boards = np.stack([Position.initial().to_array()] * 3).astype(board_type)
-    dice = np.array([[3, 1]] * 3, dtype=dice_type)
-    assert batch.count(boards, dice).tolist() == [16] * 3
-    bad = boards.copy()
-    bad[1, 6] = 16 if board_type == np.int8 else 256 + 5  # 256 + 5 would wrap to 5
-    with pytest.raises(InvalidPositionError, match="row 1"):
-        batch.generate(bad, dice)
-    bad_dice = dice.copy()
-    bad_dice[2, 0] = 7 if dice_type in (np.int8, np.uint8) else 256 + 3
-    with pytest.raises(InvalidPositionError, match=r"row 2: dice must be 1-6, not \[(7|259), 1\]"):
-        batch.count(boards, bad_dice)
-    if dice_type == np.int8:
-        bad_dice[2, 0] = -1
-        with pytest.raises(InvalidPositionError, match=r"row 2: dice must be 1-6, not \[-1, 1\]"):
-            batch.generate(boards, bad_dice)
+        _core.Output(4).run(b8, d8, counts, 5, len(b8) + 1, False)
+    with pytest.raises(IndexError):
+        _core.count_rows(b8, d8, counts, -1, 3)
+    with pytest.raises(ValueError):
+        _core.Batch(b8, d8, counts[:-1], 2, 10, False, True, 100)
+    job = _core.Batch(b8, d8, counts, 2, 10, False, True, 100)
+    with pytest.raises(IndexError):
+        job.work(2)
+    with pytest.raises(RuntimeError, match="not completed"):
+        job.finish()
+    out = _core.Output(4)
+    assert out.run(b8[:2], d8[:2], counts, 0, 2, False) is None
+    assert out.rows == counts[:2].sum() and out.take() is not None and out.rows == 0 and out.take() is None

@@ -10,9 +10,11 @@ when two keys agree.  The Python-facing part at the end is a thin wrapper for
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cython.view cimport array as cvarray
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
 
 # --- C level ---------------------------------------------------------------
 
@@ -836,154 +838,400 @@ def find_invalid(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
     return None
 
 
+ctypedef struct bg_rows:
+    int8_t *data           # rows of 26 bytes, from bg_buf_alloc / bg_buf_obtain
+    Py_ssize_t rows
+    Py_ssize_t capacity
+
+
+cdef int _rows_grow(bg_rows *r, Py_ssize_t need) noexcept nogil:
+    """Room for ``need`` rows in all; 0, or -1 when out of memory."""
+    cdef Py_ssize_t k = max(2 * r.capacity, need)
+    cdef int8_t *grown = <int8_t *>bg_buf_alloc(<size_t>k * 26)
+    if grown == NULL:
+        return -1
+    if r.rows:
+        memcpy(grown, r.data, r.rows * 26)
+    bg_buf_free(<char *>r.data)
+    r.data = grown
+    r.capacity = k
+    return 0
+
+
+cdef int _check_row(const int8_t *board, const uint8_t *dice) noexcept nogil:
+    """0 for a valid board and roll, else a BG_ERR_ code."""
+    cdef int rc = bg_validate(<const bg_board *>board)
+    if rc < 0:
+        return -rc
+    if dice[0] < 1 or dice[0] > 6 or dice[1] < 1 or dice[1] > 6:
+        return BG_ERR_BAD_DICE
+    return 0
+
+
+cdef Py_ssize_t _run_rows(bg_movegen *g, bg_rows *out, bg_board *scratch,
+                          const int8_t *boards, const uint8_t *dice, int64_t *counts,
+                          Py_ssize_t start, Py_ssize_t stop, bint flip,
+                          volatile int *cancel) noexcept nogil:
+    """Check and generate rows [start, stop) in order, writing each row's number
+    of results into ``counts``.  The results are appended to ``out`` or, when it
+    is NULL, written to ``scratch`` (BG_MAX_RESULTS boards) and dropped.
+
+    Returns -1 when every row is done, the index of an invalid row (nothing
+    after it is generated), -2 when out of memory, or -3 when ``cancel[0]``
+    was set (by another thread that met an invalid row).
+    """
+    cdef Py_ssize_t i = start, room
+    cdef int n, k
+    cdef bg_board *row
+    while i < stop:
+        if cancel[0]:
+            return -3
+        if _check_row(&boards[26 * i], &dice[2 * i]):
+            return i
+        if out == NULL:
+            n = bg_generate_boards(g, <const bg_board *>&boards[26 * i], dice[2 * i], dice[2 * i + 1],
+                                   scratch, BG_MAX_RESULTS)
+        else:
+            # Results go straight into the buffer; a row that does not fit
+            # is generated again after growing (rare: buffers start with room
+            # for 32 results a row).
+            room = out.capacity - out.rows
+            row = <bg_board *>(out.data + 26 * out.rows)
+            n = bg_generate_boards(g, <const bg_board *>&boards[26 * i], dice[2 * i], dice[2 * i + 1],
+                                   row, <int>min(room, BG_MAX_RESULTS))
+            if n == -BG_ERR_OVERFLOW and room < BG_MAX_RESULTS:
+                if _rows_grow(out, out.rows + BG_MAX_RESULTS + 32 * (stop - i)) < 0:
+                    return -2
+                continue
+            if flip:
+                for k in range(n):
+                    bg_flip(&row[k], &row[k])
+            out.rows += n
+        counts[i] = n
+        i += 1
+    return -1
+
+
 cdef class Output:
     """A growing native buffer of result boards, 26 bytes a row.
 
-    ``run`` appends the results of a run of already-validated rows, without
-    the GIL; ``take`` hands the rows over as a buffer numpy can view without
-    a copy.  Its memory comes from ``bg_buf_obtain``: the buffer of an earlier
-    batch that has been released, when it is large enough.
+    Its memory comes from ``bg_buf_obtain``: the buffer of an earlier batch
+    that has been released, when it is large enough.  ``take`` hands the rows
+    over as a buffer numpy can view without a copy.
     """
-    cdef int8_t *data
-    cdef readonly Py_ssize_t rows
-    cdef Py_ssize_t capacity
+    cdef bg_rows buf
 
     def __cinit__(self, Py_ssize_t capacity):
         """Room for ``capacity`` rows to start with (it grows as needed)."""
-        if capacity < 1:
-            capacity = 1
-        self.data = <int8_t *>bg_buf_obtain(<size_t>capacity * 26)
-        if self.data == NULL:
+        capacity = max(capacity, 1)
+        self.buf.data = <int8_t *>bg_buf_obtain(<size_t>capacity * 26)
+        if self.buf.data == NULL:
             raise MemoryError()
-        self.rows = 0
-        self.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>self.data) // 26)
+        self.buf.rows = 0
+        self.buf.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>self.buf.data) // 26)
 
     def __dealloc__(self):
-        bg_buf_release(self.data)
+        bg_buf_release(self.buf.data)
 
-    cdef int _grow(self, Py_ssize_t need) noexcept nogil:
-        """Room for ``need`` rows in all; 0, or -1 when out of memory."""
-        cdef Py_ssize_t k = max(2 * self.capacity, need)
-        cdef int8_t *grown = <int8_t *>bg_buf_alloc(<size_t>k * 26)
-        if grown == NULL:
-            return -1
-        if self.rows:
-            memcpy(grown, self.data, self.rows * 26)
-        bg_buf_free(<char *>self.data)
-        self.data = grown
-        self.capacity = k
-        return 0
+    @property
+    def rows(self):
+        """Rows held."""
+        return self.buf.rows
 
     def run(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
             int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop, bint flip):
-        """Append every result of rows [start, stop); their numbers go to ``counts``."""
+        """Check rows [start, stop) and append their results, without the GIL.
+
+        Each row's number of results goes to ``counts``.  Returns None, or the
+        index of the first invalid row (the rows before it are appended).
+        """
+        cdef Py_ssize_t rc
+        cdef int cancel = 0
         cdef bg_movegen *g = bg_movegen_new()
-        cdef Py_ssize_t i, k, room
-        cdef int n = 0, failed = 0
-        cdef bg_board *row
-        if g == NULL or (self.data == NULL and self._grow(32 * (stop - start) + BG_MAX_RESULTS) < 0):
+        if g == NULL or self.buf.data == NULL:
             bg_movegen_free(g)
             raise MemoryError()
-        with nogil:
-            i = start
-            while i < stop:
-                room = self.capacity - self.rows
-                row = <bg_board *>(self.data + 26 * self.rows)
-                # Results go straight into the buffer; a row that does not
-                # fit is generated again after growing (rare: the buffer
-                # starts with room for 32 results a row).
-                n = bg_generate_boards(g, <const bg_board *>&boards[i, 0], dice[i, 0], dice[i, 1],
-                                       row, <int>min(room, BG_MAX_RESULTS))
-                if n == -BG_ERR_OVERFLOW and room < BG_MAX_RESULTS:
-                    if self._grow(self.rows + BG_MAX_RESULTS + 32 * (stop - i)) < 0:
-                        failed = 2
-                        break
-                    continue
-                if n < 0:
-                    failed = 1
-                    break
-                if flip:
-                    for k in range(n):
-                        bg_flip(&row[k], &row[k])
-                counts[i] = n
-                self.rows += n
-                i += 1
-        bg_movegen_free(g)
-        if failed == 2:
-            raise MemoryError()
-        if failed:
-            raise ValueError(f"row {i}: {_ERRORS[-n]}")
-
-    def copy_rows(self, Output source, Py_ssize_t src, Py_ssize_t dst, Py_ssize_t count):
-        """Copy ``count`` rows of ``source`` from row ``src`` to this buffer's row
-        ``dst`` (within the rows set by ``extend``), without the GIL."""
-        if src < 0 or dst < 0 or count < 0 or src + count > source.rows or dst + count > self.rows:
+        if not 0 <= start <= stop <= min(boards.shape[0], dice.shape[0], counts.shape[0]):
+            bg_movegen_free(g)
             raise IndexError("rows out of range")
-        if count:
-            with nogil:
-                memcpy(self.data + 26 * dst, source.data + 26 * src, 26 * count)
-
-    def extend(self, Py_ssize_t rows):
-        """Make the buffer hold ``rows`` rows (their contents unset), for ``copy_rows``."""
-        if rows < self.rows:
-            raise ValueError("extend cannot shrink")
-        if rows > self.capacity and self._grow(max(rows, 1)) < 0:
+        with nogil:
+            rc = _run_rows(g, &self.buf, NULL, &boards[0, 0] if stop > start else NULL,
+                           &dice[0, 0] if stop > start else NULL, &counts[0] if stop > start else NULL,
+                           start, stop, flip, &cancel)
+        bg_movegen_free(g)
+        if rc == -2:
             raise MemoryError()
-        self.rows = rows
-
-    def clear(self):
-        """Forget the rows, keeping the memory."""
-        self.rows = 0
-
-    @property
-    def nbytes(self):
-        """Bytes the buffer can hold."""
-        return self.capacity * 26
+        return None if rc == -1 else rc
 
     def take(self):
-        """Hand the rows over as an int8 (rows, 26) buffer, without a copy.
+        """Hand the rows over as an int8 (rows, 26) buffer, without a copy, or
+        None when there are none.
 
         The memory past the rows is returned to the system (whole pages), and
         the buffer goes back to ``bg_buf_release`` when the returned object
-        (and any numpy array viewing it) goes away.  The Output is left empty.
+        (and any numpy array viewing it) goes away.  The Output is left
+        without memory.
         """
-        cdef cvarray arr
-        if self.rows == 0:
-            return None
-        bg_buf_trim(<char *>self.data, self.rows * 26)
-        arr = cvarray(shape=(self.rows, 26), itemsize=1, format="b", mode="c",
-                      allocate_buffer=False)
-        arr.data = <char *>self.data
-        arr.callback_free_data = bg_buf_release
-        self.data = NULL
-        self.capacity = 0
-        self.rows = 0
-        return arr
+        return _take_rows(&self.buf)
+
+
+cdef object _take_rows(bg_rows *r):
+    cdef cvarray arr
+    if r.rows == 0:
+        return None
+    bg_buf_trim(<char *>r.data, r.rows * 26)
+    arr = cvarray(shape=(r.rows, 26), itemsize=1, format="b", mode="c", allocate_buffer=False)
+    arr.data = <char *>r.data
+    arr.callback_free_data = bg_buf_release
+    r.data = NULL
+    r.capacity = 0
+    r.rows = 0
+    return arr
 
 
 def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
                int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop):
-    """Write the number of results of rows [start, stop) of already-validated
-    arrays into ``counts``, without the GIL."""
+    """Check rows [start, stop) and write their numbers of results into
+    ``counts``, without the GIL.  Returns None, or the first invalid row."""
     cdef bg_movegen *g = bg_movegen_new()
     cdef bg_board *scratch = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
-    cdef Py_ssize_t i
-    cdef int n = 0
+    cdef Py_ssize_t rc
+    cdef int cancel = 0
     if g == NULL or scratch == NULL:
         bg_movegen_free(g)
         free(scratch)
         raise MemoryError()
+    if not 0 <= start <= stop <= min(boards.shape[0], dice.shape[0], counts.shape[0]):
+        bg_movegen_free(g)
+        free(scratch)
+        raise IndexError("rows out of range")
     with nogil:
-        for i in range(start, stop):
-            n = bg_generate_boards(g, <const bg_board *>&boards[i, 0], dice[i, 0], dice[i, 1],
-                                   scratch, BG_MAX_RESULTS)
-            if n < 0:
-                break
-            counts[i] = n
+        rc = _run_rows(g, NULL, scratch, &boards[0, 0] if stop > start else NULL,
+                       &dice[0, 0] if stop > start else NULL, &counts[0] if stop > start else NULL,
+                       start, stop, False, &cancel)
     bg_movegen_free(g)
     free(scratch)
-    if n < 0:
-        raise ValueError(f"row {i}: {_ERRORS[-n]}")
+    return None if rc == -1 else rc
+
+
+# --- batches over several threads -------------------------------------------
+
+cdef extern from *:
+    """
+    #if defined(_WIN32)
+    #include <windows.h>
+    static void bg_yield(void) { SwitchToThread(); }
+    #else
+    #include <sched.h>
+    static void bg_yield(void) { sched_yield(); }
+    #endif
+    """
+    void bg_yield() noexcept nogil
+
+
+ctypedef struct bg_worker:
+    bg_rows staging        # this thread's results waiting for their place
+    Py_ssize_t *piece      # the pieces in staging, in order
+    Py_ssize_t *at         # the staging row where each begins
+    Py_ssize_t first       # piece[first:count] are not placed yet
+    Py_ssize_t count
+
+
+cdef class Batch:
+    """The rows of one batch, shared by several threads, each calling ``work``.
+
+    Threads take pieces of consecutive rows in turn (positions differ in cost,
+    so fixed shares would leave one waiting).  A thread generates a piece into
+    its own small staging buffer; as soon as the sizes of all earlier pieces
+    are known, it copies the piece to its place in the result.  ``finish``
+    places what is left and hands the result over.
+    """
+    cdef object keep                  # the arrays the pointers below view
+    cdef const int8_t *boards
+    cdef const uint8_t *dice
+    cdef int64_t *counts
+    cdef Py_ssize_t n, piece_rows, npieces, next_piece, known, bad_row
+    cdef Py_ssize_t *sizes            # results per piece, -1 until generated
+    cdef Py_ssize_t *offsets          # first result row of each piece (< known)
+    cdef bint flip, store
+    cdef int nomem
+    cdef volatile int cancel
+    cdef bg_rows result
+    cdef bg_worker *workers
+    cdef int nworkers
+    cdef PyThread_type_lock lock
+
+    def __cinit__(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice, int64_t[::1] counts,
+                  int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows):
+        cdef Py_ssize_t i
+        self.n = boards.shape[0]
+        if dice.shape[0] != self.n or counts.shape[0] != self.n or threads < 1 or piece_rows < 1:
+            raise ValueError("inconsistent batch")
+        self.keep = (boards, dice, counts)
+        self.boards = &boards[0, 0] if self.n else NULL
+        self.dice = &dice[0, 0] if self.n else NULL
+        self.counts = &counts[0] if self.n else NULL
+        self.piece_rows = piece_rows
+        self.npieces = (self.n + piece_rows - 1) // piece_rows
+        self.bad_row = -1
+        self.flip = flip
+        self.store = store
+        self.nworkers = threads
+        self.lock = PyThread_allocate_lock()
+        self.sizes = <Py_ssize_t *>malloc((self.npieces + 1) * sizeof(Py_ssize_t))
+        self.offsets = <Py_ssize_t *>malloc((self.npieces + 1) * sizeof(Py_ssize_t))
+        self.workers = <bg_worker *>calloc(threads, sizeof(bg_worker))
+        if self.lock == NULL or self.sizes == NULL or self.offsets == NULL or self.workers == NULL:
+            raise MemoryError()
+        for i in range(self.npieces + 1):
+            self.sizes[i] = -1
+        self.offsets[0] = 0
+        if store:
+            self.result.data = <int8_t *>bg_buf_obtain(<size_t>max(reserve_rows, 1) * 26)
+            if self.result.data == NULL:
+                raise MemoryError()
+            self.result.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>self.result.data) // 26)
+            for i in range(threads):
+                self.workers[i].piece = <Py_ssize_t *>malloc(self.npieces * sizeof(Py_ssize_t) + 1)
+                self.workers[i].at = <Py_ssize_t *>malloc(self.npieces * sizeof(Py_ssize_t) + 1)
+                if self.workers[i].piece == NULL or self.workers[i].at == NULL:
+                    raise MemoryError()
+
+    def __dealloc__(self):
+        cdef int i
+        if self.workers != NULL:
+            for i in range(self.nworkers):
+                bg_buf_free(<char *>self.workers[i].staging.data)
+                free(self.workers[i].piece)
+                free(self.workers[i].at)
+            free(self.workers)
+        bg_buf_release(self.result.data)
+        free(self.sizes)
+        free(self.offsets)
+        if self.lock != NULL:
+            PyThread_free_lock(self.lock)
+
+    @property
+    def bad_row(self):
+        """The lowest invalid row a thread met, or None."""
+        return None if self.bad_row < 0 else self.bad_row
+
+    def work(self, int w):
+        """Take and generate pieces until none is left: thread ``w``'s part."""
+        cdef bg_movegen *g
+        cdef bg_board *scratch = NULL
+        cdef int rc
+        if not 0 <= w < self.nworkers:
+            raise IndexError("no such worker")
+        g = bg_movegen_new()
+        if not self.store:
+            scratch = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
+        if g == NULL or (not self.store and scratch == NULL):
+            bg_movegen_free(g)
+            free(scratch)
+            raise MemoryError()
+        with nogil:
+            rc = self._work(&self.workers[w], g, scratch)
+        bg_movegen_free(g)
+        free(scratch)
+        if rc == -2:
+            raise MemoryError()
+
+    cdef int _work(self, bg_worker *w, bg_movegen *g, bg_board *scratch) noexcept nogil:
+        cdef Py_ssize_t p, start, stop, before, rc, size
+        cdef int64_t total
+        while True:
+            PyThread_acquire_lock(self.lock, WAIT_LOCK)
+            p = self.next_piece
+            self.next_piece += 1
+            PyThread_release_lock(self.lock)
+            if p >= self.npieces or self.cancel:
+                break
+            start = p * self.piece_rows
+            stop = min(self.n, start + self.piece_rows)
+            before = w.staging.rows
+            if self.store and w.staging.data == NULL and _rows_grow(&w.staging, 32 * self.piece_rows) < 0:
+                rc = -2
+            else:
+                rc = _run_rows(g, &w.staging if self.store else NULL, scratch, self.boards, self.dice,
+                               self.counts, start, stop, self.flip, &self.cancel)
+            if rc != -1:
+                PyThread_acquire_lock(self.lock, WAIT_LOCK)
+                if rc >= 0 and (self.bad_row < 0 or rc < self.bad_row):
+                    self.bad_row = rc
+                if rc == -2:
+                    self.nomem = 1
+                self.cancel = 1
+                PyThread_release_lock(self.lock)
+                return <int>rc if rc == -2 else 0
+            if not self.store:
+                continue
+            size = w.staging.rows - before
+            w.piece[w.count] = p
+            w.at[w.count] = before
+            w.count += 1
+            PyThread_acquire_lock(self.lock, WAIT_LOCK)
+            self.sizes[p] = size
+            while self.known < self.npieces and self.sizes[self.known] >= 0:
+                self.offsets[self.known + 1] = self.offsets[self.known] + self.sizes[self.known]
+                self.known += 1
+            PyThread_release_lock(self.lock)
+            self._place(w)
+        if self.store:
+            # The last pieces wait for the other threads' earlier ones.
+            while w.first < w.count and not self.cancel:
+                PyThread_acquire_lock(self.lock, WAIT_LOCK)
+                p = self.known
+                PyThread_release_lock(self.lock)
+                if p > w.piece[w.count - 1]:
+                    self._place(w)
+                    break
+                bg_yield()
+        return 0
+
+    cdef void _place(self, bg_worker *w) noexcept nogil:
+        """Copy the worker's pieces whose place is known (and fits) to the result."""
+        cdef Py_ssize_t p, known, off, size
+        PyThread_acquire_lock(self.lock, WAIT_LOCK)
+        known = self.known
+        PyThread_release_lock(self.lock)
+        while w.first < w.count and w.piece[w.first] < known:
+            p = w.piece[w.first]
+            off = self.offsets[p]
+            size = self.sizes[p]
+            if off + size > self.result.capacity:
+                return  # left for finish(), which grows the result
+            memcpy(self.result.data + 26 * off, w.staging.data + 26 * w.at[w.first], 26 * size)
+            w.first += 1
+        if w.first == w.count:
+            w.first = w.count = 0
+            w.staging.rows = 0
+
+    def finish(self):
+        """After every thread's ``work``: place what is left and hand the result
+        over as an int8 (rows, 26) buffer (None when empty)."""
+        cdef Py_ssize_t total, p
+        cdef int i
+        cdef bg_worker *w
+        if self.nomem:
+            raise MemoryError()
+        if self.cancel or self.known != self.npieces:
+            raise RuntimeError("the batch was not completed")
+        total = self.offsets[self.npieces]
+        if total > self.result.capacity:
+            # Every piece placed so far lies within the old capacity.
+            self.result.rows = self.result.capacity
+            if _rows_grow(&self.result, total) < 0:
+                raise MemoryError()
+        for i in range(self.nworkers):
+            w = &self.workers[i]
+            while w.first < w.count:
+                p = w.piece[w.first]
+                memcpy(self.result.data + 26 * self.offsets[p], w.staging.data + 26 * w.at[w.first],
+                       26 * self.sizes[p])
+                w.first += 1
+        self.result.rows = total
+        return _take_rows(&self.result)
 
 
 def release_buffers():

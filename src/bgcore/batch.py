@@ -25,10 +25,11 @@ from .errors import InvalidPositionError
 
 __all__ = ["generate", "count", "release_buffers"]
 
-_PIECES_PER_THREAD = 8
 
-
-def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray]:
+def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Shape- and type-checked 8-bit copies (or views) of boards and dice, and
+    the dice as given (for messages).  Board and dice values are checked
+    while generating."""
     b = np.asarray(boards)
     d = np.asarray(dice)
     if b.ndim != 2 or b.shape[1] != 26:
@@ -39,8 +40,7 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray]:
         if a.size and not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"{name} must hold integers, not {a.dtype}")
     # Wider integers are range-checked before they are narrowed (300 would
-    # wrap to 44); 8-bit ones cannot wrap into a valid value, and the native
-    # check below catches the rest.
+    # wrap to 44); 8-bit ones cannot wrap into a valid value.
     if b.dtype != np.int8 and b.size and (b.min() < -15 or b.max() > 15):
         row = int(np.argmax((b < -15).any(axis=1) | (b > 15).any(axis=1)))
         raise InvalidPositionError(f"row {row}: a slot holds more than 15 checkers")
@@ -48,13 +48,7 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray]:
         raise _bad_dice(d)
     b8 = np.ascontiguousarray(b, dtype=np.int8).reshape(-1, 26)
     d8 = np.ascontiguousarray(d, dtype=np.uint8).reshape(-1, 2)
-    if b8.shape[0]:
-        bad = _core.find_invalid(b8, d8)
-        if bad is not None:
-            if (d[bad[0]] < 1).any() or (d[bad[0]] > 6).any():
-                raise _bad_dice(d)
-            raise InvalidPositionError(f"row {bad[0]}: {bad[1]}")
-    return b8, d8
+    return b8, d8, d
 
 
 def _bad_dice(d: np.ndarray) -> InvalidPositionError:
@@ -62,31 +56,28 @@ def _bad_dice(d: np.ndarray) -> InvalidPositionError:
     return InvalidPositionError(f"row {row}: dice must be 1-6, not {d[row].tolist()}")
 
 
+def _invalid(b8: np.ndarray, d8: np.ndarray, d: np.ndarray) -> InvalidPositionError:
+    """The error naming the first invalid row (a thread met one)."""
+    row, reason = _core.find_invalid(b8, d8)
+    if (d[row] < 1).any() or (d[row] > 6).any():
+        return _bad_dice(d)
+    return InvalidPositionError(f"row {row}: {reason}")
+
+
 #: Rows of results reserved per board before a batch starts (a typical corpus
 #: has about 16); the buffer grows when that is not enough, and pages never
 #: written cost nothing.
 _RESERVE_PER_ROW = 32
 
-#: Scratch buffers of the threads of a batch, kept for the next one (at most
-#: _MAX_SPARE_BYTES in all): see :func:`release_buffers`.
-_spare_outputs: list[_core.Output] = []
-_MAX_SPARE_BYTES = 1 << 27
+#: Rows in a piece that a thread takes at a time: its results (about 50 KB)
+#: stay in the core's cache until they are copied to their place.
+_PIECE_ROWS = 128
 
 
 def _check_threads(threads: object) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int, not {threads!r}")
     return threads
-
-
-def _spare_output(rows: int) -> _core.Output:
-    return _spare_outputs.pop() if _spare_outputs else _core.Output(rows)
-
-
-def _keep_output(out: _core.Output) -> None:
-    out.clear()
-    if sum(o.nbytes for o in _spare_outputs) + out.nbytes <= _MAX_SPARE_BYTES:
-        _spare_outputs.append(out)
 
 
 def _in_threads(k: int, work: Callable[[int], None]) -> None:
@@ -108,80 +99,46 @@ def _in_threads(k: int, work: Callable[[int], None]) -> None:
         raise errors[0]
 
 
-def _share_pieces(n: int, k: int, do_piece: Callable[[int, int, int], None]) -> None:
-    """Let k threads take pieces of the n rows in turn: ``do_piece(w, start, stop)``
-    runs in thread w for rows [start, stop)."""
-    # Positions differ in cost (a bear-off is quick, a double in contact is
-    # not), so fixed equal shares of rows would leave one thread waiting.
-    pieces = min(n, _PIECES_PER_THREAD * k)
-    queue = iter([(n * i // pieces, n * (i + 1) // pieces) for i in range(pieces)])
-    lock = threading.Lock()
-
-    def work(w: int) -> None:
-        while True:
-            with lock:
-                piece = next(queue, None)
-            if piece is None:
-                return
-            do_piece(w, *piece)
-
-    _in_threads(k, work)
+def _shared(b8: np.ndarray, d8: np.ndarray, counts: np.ndarray, k: int, flip: bool, store: bool) -> _core.Batch:
+    """The batch after k threads shared its pieces (see ``_core.Batch``)."""
+    job = _core.Batch(b8, d8, counts, k, _PIECE_ROWS, flip, store, _RESERVE_PER_ROW * len(b8))
+    _in_threads(k, job.work)
+    return job
 
 
-def _count(b8: np.ndarray, d8: np.ndarray, threads: int) -> np.ndarray:
+def _count(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int) -> np.ndarray:
     n = b8.shape[0]
     counts = np.zeros(n, dtype=np.int64)
     k = max(1, min(threads, n))
     if k == 1:
-        _core.count_rows(b8, d8, counts, 0, n)
-        return counts
-    _share_pieces(n, k, lambda _, start, stop: _core.count_rows(b8, d8, counts, start, stop))
+        bad = _core.count_rows(b8, d8, counts, 0, n)
+    else:
+        bad = _shared(b8, d8, counts, k, False, False).bad_row
+    if bad is not None:
+        raise _invalid(b8, d8, d)
     return counts
 
 
-def _generate(b8: np.ndarray, d8: np.ndarray, threads: int, flip: bool) -> tuple[np.ndarray, np.ndarray]:
+def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int,
+              flip: bool) -> tuple[np.ndarray, np.ndarray]:
     n = b8.shape[0]
     counts = np.zeros(n, dtype=np.int64)
-    offsets = np.zeros(n + 1, dtype=np.int64)
     k = max(1, min(threads, n))
     if k == 1:
         # One thread writes straight into the buffer the caller gets.
         out = _core.Output(_RESERVE_PER_ROW * n)
-        out.run(b8, d8, counts, 0, n, flip)
-        np.cumsum(counts, out=offsets[1:])
-        return _as_children(out.take()), offsets
-    # Each thread appends the pieces it takes to a scratch buffer of its own;
-    # once every count is known, the threads copy their pieces to their
-    # places in the result, in parallel.
-    scratch = [_spare_output(_RESERVE_PER_ROW * n // k) for _ in range(k)]
-    placed: list[list[tuple[int, int, int]]] = [[] for _ in range(k)]
-
-    def generate_piece(w: int, start: int, stop: int) -> None:
-        at = scratch[w].rows
-        scratch[w].run(b8, d8, counts, start, stop, flip)
-        placed[w].append((start, stop, at))
-
-    try:
-        _share_pieces(n, k, generate_piece)
-        np.cumsum(counts, out=offsets[1:])
-        result = _core.Output(int(offsets[-1]))
-        result.extend(int(offsets[-1]))
-
-        def copy_pieces(w: int) -> None:
-            for start, stop, at in placed[w]:
-                result.copy_rows(scratch[w], at, int(offsets[start]), int(offsets[stop] - offsets[start]))
-
-        _in_threads(k, copy_pieces)
-    finally:
-        for out in scratch:
-            _keep_output(out)
-    return _as_children(result.take()), offsets
-
-
-def _as_children(buffer: object) -> np.ndarray:
-    if buffer is None:
-        return np.empty((0, 26), dtype=np.int8)
-    return np.asarray(buffer)
+        if out.run(b8, d8, counts, 0, n, flip) is not None:
+            raise _invalid(b8, d8, d)
+        buffer = out.take()
+    else:
+        job = _shared(b8, d8, counts, k, flip, True)
+        if job.bad_row is not None:
+            raise _invalid(b8, d8, d)
+        buffer = job.finish()
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    children = np.empty((0, 26), dtype=np.int8) if buffer is None else np.asarray(buffer)
+    return children, offsets
 
 
 def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1,
@@ -196,29 +153,25 @@ def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, thre
     :class:`InvalidPositionError` naming it, before anything is written.
 
     ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
-    memory (if over 2 MiB) and the threads' scratch buffers are kept for the
-    next call, whose pages are then already mapped; :func:`release_buffers`
-    returns them to the system.
+    memory (if over 2 MiB) is kept for the next call, whose pages are then
+    already mapped; :func:`release_buffers` returns it to the system.
     """
     _check_threads(threads)
-    b8, d8 = _prepare(boards, dice)
-    return _generate(b8, d8, threads, bool(flip))
+    return _generate(*_prepare(boards, dice), threads, bool(flip))
 
 
 def count(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1) -> np.ndarray:
     """The number of distinct legal results of each (board, roll) row (int64, n)."""
     _check_threads(threads)
-    b8, d8 = _prepare(boards, dice)
-    return _count(b8, d8, threads)
+    return _count(*_prepare(boards, dice), threads)
 
 
 def release_buffers() -> None:
     """Free the memory kept between batches.
 
-    :func:`generate` keeps the scratch buffers of its threads, and the buffer
-    of the last result array that went away, for the next batch: writing into
-    pages that are already mapped spares a page fault and the kernel's
-    zeroing of each page.  This returns that memory to the system.
+    When the array :func:`generate` returned goes away, its memory (if over
+    2 MiB) is kept for the next call, whose pages are then already mapped:
+    that spares a page fault and the kernel's zeroing of each page.  This
+    returns it to the system.
     """
-    _spare_outputs.clear()
     _core.release_buffers()
