@@ -23,7 +23,7 @@ cdef enum:
     BG_MAX_CHECKERS = 15   # per side
     BG_MAX_RESULTS = 4096  # capacity that holds every legal position's results
     BG_TABLE_BITS = 13
-    BG_TABLE_MIN_BITS = 7  # a generation starts with a 128-slot table (512 for doubles)
+    BG_TABLE_MIN_BITS = 7  # each generation starts with a 128-slot table
     BG_TABLE_SIZE = 8192   # 1 << BG_TABLE_BITS, at least twice BG_MAX_RESULTS
 
 # Error codes returned (negated) by bg_generate and bg_validate.

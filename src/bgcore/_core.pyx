@@ -114,7 +114,7 @@ cdef inline void _restart(bg_movegen *g, int prio) noexcept nogil:
     """Drop the results kept so far: plays of a higher priority were found."""
     g.best = prio
     g.count = 0
-    g.bits = BG_TABLE_MIN_BITS + 2 * g.doubles  # doubles have more results
+    g.bits = BG_TABLE_MIN_BITS
     _new_epoch(g)
 
 
@@ -238,7 +238,15 @@ cdef inline void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int 
             key += 2 * WEIGHT[dst] - WEIGHT[0]
         else:
             key += WEIGHT[dst]
-    if not g.doubles and not g.second_order and last == 1 and dst and g.path.dst[0] \
+    if g.doubles:
+        # Every step has the same length, so the checkers' net change on each
+        # point fixes the set of steps (going down each chain of points d
+        # apart from the top), and the steps fix the hits; sources never
+        # increase along a play, so each set of steps is played once: two
+        # plays of all four dice never reach the same position.
+        _store(g, b, key, depth, src, dst)
+        return
+    if not g.second_order and last == 1 and dst and g.path.dst[0] \
             and src != g.path.dst[0] and dst != g.path.src[0] \
             and (src != BG_BAR or g.path.src[0] != BG_BAR):
         # High die first, nothing borne off, not two checkers entering, and
@@ -536,19 +544,41 @@ cdef inline void _play_last(bg_movegen *g, const bg_board *b, uint64_t key, uint
         _leaf(g, b, key, depth)
 
 
+cdef inline bint _nothing_new(bg_movegen *g, const bg_board *b, uint32_t mine,
+                              int src, int dst) noexcept nogil:
+    """Non-doubles, low die first (src -> dst, neither the bar nor off), plays of
+    both dice already found: True when no play of both dice that starts with
+    this step is new, decided without playing it (what _legal's low-die-first
+    rule would find after it)."""
+    cdef int high = g.dice[1]
+    cdef uint32_t nm = mine | (<uint32_t>1 << dst)
+    if b.pt[src] == 1:
+        nm &= ~(<uint32_t>1 << src)
+    if bg_top_bit(nm) <= 6:
+        return False  # all home after the step: bearing off is open, play it out
+    if dst <= high or g.blocked >> (dst - high) & 1:
+        return True  # the checker that moved cannot go on; no other may
+    # It goes on: new unless the high die first was open and no hit differs.
+    return not (g.blocked >> (src - high) & 1) and b.pt[src - high] != -1 and b.pt[dst] != -1
+
+
 cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
                 int depth, int maxsrc) noexcept nogil:
     """Play dice[depth:] (two or more) in every legal way from b (sources <= maxsrc)."""
-    cdef int d = g.dice[depth], src, moved = 0
+    cdef int d = g.dice[depth], src, dst, moved = 0
     cdef bg_board nb
     cdef uint64_t nk
     cdef uint32_t nm
     cdef uint32_t legal = _legal(g, b, mine, depth, maxsrc, d, &moved)
     while legal:
         src = _pop_source(&legal)
+        dst = src - d if src > d else BG_OFF
+        if g.second_order and g.best == 4 and src != BG_BAR and dst != BG_OFF \
+                and _nothing_new(g, b, mine, src, dst):
+            continue
         memcpy(&nb, b, sizeof(bg_board))
         nk = key
-        nm = _make_step(g, &nb, &nk, mine, depth, src, src - d if src > d else BG_OFF)
+        nm = _make_step(g, &nb, &nk, mine, depth, src, dst)
         # Doubles: sources never increase, so each set of steps comes once.
         if depth + 2 == g.ndice:
             _play_last(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
@@ -581,7 +611,6 @@ cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, int capacit
         return -BG_ERR_BAD_DICE
     if d1 < d2:
         d1, d2 = d2, d1
-    g.doubles = d1 == d2
     _restart(g, -1)
     g.capacity = capacity
     g.overflow = 0
