@@ -60,6 +60,7 @@ ctypedef struct bg_movegen:
     int bits               # the table in use is the first 1 << bits slots
     uint32_t epoch
     char *boards           # result i's board is at boards + i * board_stride
+    char *cursor           # where the next result's board goes
     char *moves            # result i's move at moves + i * move_stride; NULL: none kept
     int board_stride
     int move_stride

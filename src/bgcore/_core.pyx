@@ -114,6 +114,7 @@ cdef inline void _restart(bg_movegen *g, int prio) noexcept nogil:
     """Drop the results kept so far: plays of a higher priority were found."""
     g.best = prio
     g.count = 0
+    g.cursor = g.boards
     g.bits = BG_TABLE_MIN_BITS
     _new_epoch(g)
 
@@ -200,7 +201,8 @@ cdef inline void _insert(bg_movegen *g, const bg_board *b, uint64_t key, int dep
     if not _claim(g, slot, key):
         return
     g.keys[g.count] = key
-    memcpy(_board_at(g, g.count), b, sizeof(bg_board))
+    memcpy(g.cursor, b, sizeof(bg_board))
+    g.cursor += g.board_stride
     _record(g, depth, g.path.hits & ((1 << depth) - 1))
     g.count += 1
     if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
@@ -285,7 +287,8 @@ cdef inline void _store(bg_movegen *g, const bg_board *b, uint64_t key, int dept
         g.overflow = 1
         return
     g.keys[g.count] = key
-    r = _board_at(g, g.count)
+    r = <bg_board *>g.cursor
+    g.cursor += g.board_stride
     memcpy(r, b, sizeof(bg_board))
     hit = _apply(r, src, dst)
     g.path.src[last] = <uint8_t>src
