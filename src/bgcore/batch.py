@@ -149,8 +149,9 @@ def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, thre
     results in rows ``offsets[i]:offsets[i + 1]``, each seen from the player
     who moved (or, with ``flip=True``, from the opponent, now on roll). A lost
     turn gives one row, the board itself.  ``threads`` native threads share
-    the rows, with the GIL released.  An invalid row raises
-    :class:`InvalidPositionError` naming it, before anything is written.
+    the rows (pieces of 128 taken in turn), with the GIL released.  An invalid
+    board or roll raises :class:`InvalidPositionError` naming the first
+    invalid row, and no result is returned.
 
     ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
     memory (if over 2 MiB) is kept for the next call, whose pages are then
@@ -161,7 +162,11 @@ def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, thre
 
 
 def count(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1) -> np.ndarray:
-    """The number of distinct legal results of each (board, roll) row (int64, n)."""
+    """The number of distinct legal results of each (board, roll) row (int64, n).
+
+    Nothing is kept: the results go to a small scratch buffer per thread.
+    ``threads`` and errors as for :func:`generate`.
+    """
     _check_threads(threads)
     return _count(*_prepare(boards, dice), threads)
 
