@@ -74,6 +74,16 @@ _RESERVE_PER_ROW = 32
 _PIECE_ROWS = 128
 
 
+#: Fewest rows worth a thread of their own: starting one costs about as much as
+#: a few hundred generations.
+_MIN_ROWS_PER_THREAD = 256
+
+
+def _threads_for(n: int, threads: int) -> int:
+    """Threads for n rows: at most ``threads``, fewer for a small batch."""
+    return max(1, min(threads, n // _MIN_ROWS_PER_THREAD))
+
+
 def _check_threads(threads: object) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int, not {threads!r}")
@@ -81,7 +91,8 @@ def _check_threads(threads: object) -> int:
 
 
 def _in_threads(k: int, work: Callable[[int], None]) -> None:
-    """Run ``work(0)`` .. ``work(k - 1)`` in k threads; re-raise the first error."""
+    """Run ``work(0)`` .. ``work(k - 1)`` at once: ``work(0)`` in the calling thread,
+    the others in new threads; re-raise the first error."""
     errors: list[BaseException] = []
 
     def guarded(w: int) -> None:
@@ -90,9 +101,10 @@ def _in_threads(k: int, work: Callable[[int], None]) -> None:
         except BaseException as exc:  # re-raised in the caller's thread
             errors.append(exc)
 
-    pool = [threading.Thread(target=guarded, args=(w,)) for w in range(k)]
+    pool = [threading.Thread(target=guarded, args=(w,)) for w in range(1, k)]
     for t in pool:
         t.start()
+    guarded(0)
     for t in pool:
         t.join()
     if errors:
@@ -109,7 +121,7 @@ def _shared(b8: np.ndarray, d8: np.ndarray, counts: np.ndarray, k: int, flip: bo
 def _count(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int) -> np.ndarray:
     n = b8.shape[0]
     counts = np.zeros(n, dtype=np.int64)
-    k = max(1, min(threads, n))
+    k = _threads_for(n, threads)
     if k == 1:
         bad = _core.count_rows(b8, d8, counts, 0, n)
     else:
@@ -123,7 +135,7 @@ def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int,
               flip: bool) -> tuple[np.ndarray, np.ndarray]:
     n = b8.shape[0]
     counts = np.zeros(n, dtype=np.int64)
-    k = max(1, min(threads, n))
+    k = _threads_for(n, threads)
     if k == 1:
         # One thread writes straight into the buffer the caller gets.
         out = _core.Output(_RESERVE_PER_ROW * n)
@@ -148,8 +160,9 @@ def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, thre
     Returns ``(children, offsets)``: ``children`` int8 (m, 26) with board i's
     results in rows ``offsets[i]:offsets[i + 1]``, each seen from the player
     who moved (or, with ``flip=True``, from the opponent, now on roll). A lost
-    turn gives one row, the board itself.  ``threads`` native threads share
-    the rows (pieces of 128 taken in turn), with the GIL released.  An invalid
+    turn gives one row, the board itself.  Up to ``threads`` native threads
+    share the rows (pieces of 128 taken in turn; a batch uses at most one
+    thread per 256 rows), with the GIL released.  An invalid
     board or roll raises :class:`InvalidPositionError` naming the first
     invalid row, and no result is returned.
 
