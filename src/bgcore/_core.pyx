@@ -1057,34 +1057,8 @@ cdef extern from *:
     #include <sched.h>
     static void bg_yield(void) { sched_yield(); }
     #endif
-    /* Copy n bytes to memory that will not be read soon (a piece to its place
-       in a batch's result): the aligned middle with non-temporal stores, which
-       skip reading the destination's cache lines first.  bg_stream_fence()
-       must follow before another thread reads what was written. */
-    #if defined(__SSE2__) || defined(_M_X64)
-    static void bg_stream_copy(char *dst, const char *src, size_t n) {
-        size_t head = (16 - ((size_t)dst & 15)) & 15;
-        if (n < 64 + head) {
-            memcpy(dst, src, n);
-            return;
-        }
-        memcpy(dst, src, head);
-        dst += head; src += head; n -= head;
-        while (n >= 16) {
-            _mm_stream_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
-            dst += 16; src += 16; n -= 16;
-        }
-        memcpy(dst, src, n);
-    }
-    static void bg_stream_fence(void) { _mm_sfence(); }
-    #else
-    static void bg_stream_copy(char *dst, const char *src, size_t n) { memcpy(dst, src, n); }
-    static void bg_stream_fence(void) { }
-    #endif
     """
     void bg_yield() noexcept nogil
-    void bg_stream_copy(char *dst, const char *src, size_t n) noexcept nogil
-    void bg_stream_fence() noexcept nogil
 
 
 ctypedef struct bg_worker:
@@ -1259,10 +1233,8 @@ cdef class Batch:
             size = self.sizes[p]
             if off + size > self.result.capacity:
                 break  # left for finish(), which grows the result
-            bg_stream_copy(<char *>self.result.data + 26 * off, <char *>w.staging.data + 26 * w.at[w.first],
-                           26 * size)
+            memcpy(self.result.data + 26 * off, w.staging.data + 26 * w.at[w.first], 26 * size)
             w.first += 1
-        bg_stream_fence()
         if w.first == w.count:
             w.first = w.count = 0
             w.staging.rows = 0
