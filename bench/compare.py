@@ -25,9 +25,10 @@ generations/s, results/s, ns per generation and the speed relative to
 ``batch.generate`` with 1 thread, then bgcore's speed relative to gnubg's C
 generator.  Each ratio is given twice: of the two medians, and as the median of
 the ratios within each round.  The 2-thread speedups come from a second run of
-R interleaved rounds of the four batch workloads alone (a virtual machine's
-second CPU is slow to come back after a long single-threaded run such as
-gnubg's).  ``--markdown`` prints the same as a GitHub markdown table with the
+R interleaved rounds of the four batch workloads alone: on the shared 2-core
+virtual machine where this was written, rounds that also held gnubg's long
+single-threaded loop (about 0.1 s) often gave 2 threads 1.1x one, the batch
+workloads alone 1.4-1.7x (the same after 0.1 s of sleep instead).  ``--markdown`` prints the same as a GitHub markdown table with the
 command line and the machine, for the README.
 """
 
@@ -171,10 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     time_interleaved(workloads, args.repeats)
     baseline = workloads[0]
     by_name = {w.name: w for w in workloads}
-    # Thread scaling is timed again with the batch workloads alone: on a
-    # virtual machine, the second CPU is slow to come back after a long
-    # single-threaded run such as gnubg's (about 0.1 s a round here), which
-    # would charge the 2-thread rounds for the VM's scheduling.
+    # Thread scaling is timed again with the batch workloads alone (see the
+    # module docstring: gnubg's long single-threaded rounds in between often
+    # cut the 2-thread rounds' speed on a shared virtual machine).
     scaling = batch_workloads(corpus, expected)
     time_interleaved(scaling, args.repeats)
     thread_lines = ratio_lines({w.name: w for w in scaling}, THREAD_PAIRS)
