@@ -1051,6 +1051,12 @@ def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
 cdef extern from *:
     """
     #if defined(_WIN32)
+    #ifndef NOMINMAX
+    #define NOMINMAX
+    #endif
+    #ifndef WIN32_LEAN_AND_MEAN
+    #define WIN32_LEAN_AND_MEAN
+    #endif
     #include <windows.h>
     static void bg_yield(void) { SwitchToThread(); }
     #else
