@@ -10,7 +10,7 @@ when two keys agree.  The Python-facing part at the end is a thin wrapper for
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cython.view cimport array as cvarray
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
