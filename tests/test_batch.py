@@ -169,3 +169,51 @@ def test_native_buffers_check_their_arguments(corpus) -> None:
     out = _core.Output(4)
     assert out.run(b8[:2], d8[:2], counts, 0, 2, False) is None
     assert out.rows == counts[:2].sum() and out.take() is not None and out.rows == 0 and out.take() is None
+
+
+@pytest.mark.parametrize("board_type,dice_type", [(np.int8, np.uint8), (np.int64, np.int64), (np.int16, np.int8)])
+def test_the_first_invalid_row_whatever_the_types(board_type, dice_type) -> None:
+    """Range checks of wide integers do not jump ahead of an earlier invalid row."""
+    boards = np.stack([Position.initial().to_array()] * 40).astype(board_type)
+    dice = np.array([[3, 1]] * 40, dtype=dice_type)
+    boards[3, 25] = 9  # too many checkers: invalid whatever the type
+    dice[30] = [7, 1]
+    with pytest.raises(InvalidPositionError, match=r"^row 3: a side has more than 15 checkers"):
+        batch.generate(boards, dice)
+    if board_type != np.int8:
+        boards[20, 6] = 300
+        with pytest.raises(InvalidPositionError, match=r"^row 3: "):
+            batch.count(boards, dice)
+        boards[3, 25] = 0
+        with pytest.raises(InvalidPositionError, match=r"^row 20: a slot holds more than 15"):
+            batch.count(boards, dice)
+
+
+def test_a_batch_hands_its_result_over_once(corpus) -> None:
+    from bgcore import _core
+
+    _, boards, dice = corpus
+    b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
+    counts = np.zeros(len(b8), np.int64)
+    job = _core.Batch(b8, d8, counts, 2, 64, False, True, 16 * len(b8))
+    job.work(0)
+    job.work(1)  # nothing left to take: the first call did every piece
+    first = np.asarray(job.finish())
+    assert first.shape == (counts.sum(), 26)
+    with pytest.raises(RuntimeError, match="handed over"):
+        job.finish()
+
+
+def test_a_small_batch_does_not_take_the_kept_buffer(corpus) -> None:
+    """A kept buffer goes only to a batch of about its size, so a small result
+    never holds a large buffer behind it."""
+    _, boards, dice = corpus
+    big = batch.generate(np.concatenate([boards] * 8), np.concatenate([dice] * 8))[0]
+    big_address = big.__array_interface__["data"][0]
+    del big  # its buffer is kept
+    small = batch.generate(boards[:3], dice[:3])[0]
+    assert small.__array_interface__["data"][0] != big_address
+    again = batch.generate(np.concatenate([boards] * 8), np.concatenate([dice] * 8))[0]
+    assert again.__array_interface__["data"][0] == big_address  # reused by a batch of its size
+    del again, small
+    batch.release_buffers()

@@ -371,7 +371,9 @@ cdef extern from *:
     }
     static char *bg_buf_obtain(size_t n) {
         char *data = bg_kept;
-        if (data != NULL && bg_buf_capacity(data) >= n) {
+        /* Only for a batch of about the same size: a small one would hold the
+           whole buffer (where bg_buf_trim cannot give pages back). */
+        if (data != NULL && bg_buf_capacity(data) >= n && n >= bg_buf_capacity(data) / 2) {
             bg_kept = NULL;
             return data;
         }
@@ -1048,25 +1050,6 @@ def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
 
 # --- batches over several threads -------------------------------------------
 
-cdef extern from *:
-    """
-    #if defined(_WIN32)
-    #ifndef NOMINMAX
-    #define NOMINMAX
-    #endif
-    #ifndef WIN32_LEAN_AND_MEAN
-    #define WIN32_LEAN_AND_MEAN
-    #endif
-    #include <windows.h>
-    static void bg_yield(void) { SwitchToThread(); }
-    #else
-    #include <sched.h>
-    static void bg_yield(void) { sched_yield(); }
-    #endif
-    """
-    void bg_yield() noexcept nogil
-
-
 ctypedef struct bg_worker:
     bg_rows staging        # this thread's results waiting for their place
     Py_ssize_t *piece      # the pieces in staging, in order
@@ -1091,7 +1074,7 @@ cdef class Batch:
     cdef Py_ssize_t n, piece_rows, npieces, next_piece, known, bad_row
     cdef Py_ssize_t *sizes            # results per piece, -1 until generated
     cdef Py_ssize_t *offsets          # first result row of each piece (< known)
-    cdef bint flip, store
+    cdef bint flip, store, finished
     cdef int nomem
     cdef volatile int cancel
     cdef bg_rows result
@@ -1130,8 +1113,8 @@ cdef class Batch:
                 raise MemoryError()
             self.result.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>self.result.data) // 26)
             for i in range(threads):
-                self.workers[i].piece = <Py_ssize_t *>malloc(self.npieces * sizeof(Py_ssize_t) + 1)
-                self.workers[i].at = <Py_ssize_t *>malloc(self.npieces * sizeof(Py_ssize_t) + 1)
+                self.workers[i].piece = <Py_ssize_t *>malloc((self.npieces + 1) * sizeof(Py_ssize_t))
+                self.workers[i].at = <Py_ssize_t *>malloc((self.npieces + 1) * sizeof(Py_ssize_t))
                 if self.workers[i].piece == NULL or self.workers[i].at == NULL:
                     raise MemoryError()
 
@@ -1215,16 +1198,8 @@ cdef class Batch:
                 self.known += 1
             PyThread_release_lock(self.lock)
             self._place(w)
-        if self.store:
-            # The last pieces wait for the other threads' earlier ones.
-            while w.first < w.count and not self.cancel:
-                PyThread_acquire_lock(self.lock, WAIT_LOCK)
-                p = self.known
-                PyThread_release_lock(self.lock)
-                if p > w.piece[w.count - 1]:
-                    self._place(w)
-                    break
-                bg_yield()
+        # Pieces still waiting for another thread's earlier ones (a few at
+        # most) are placed by finish(), rather than waited for here.
         return 0
 
     cdef void _place(self, bg_worker *w) noexcept nogil:
@@ -1253,8 +1228,11 @@ cdef class Batch:
         cdef bg_worker *w
         if self.nomem:
             raise MemoryError()
+        if not self.store or self.finished:
+            raise RuntimeError("the batch keeps no results, or they were handed over already")
         if self.cancel or self.known != self.npieces:
             raise RuntimeError("the batch was not completed")
+        self.finished = True
         total = self.offsets[self.npieces]
         if total > self.result.capacity:
             # Every piece placed so far lies within the old capacity.

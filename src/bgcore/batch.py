@@ -41,26 +41,26 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray, np.n
             raise TypeError(f"{name} must hold integers, not {a.dtype}")
     # Wider integers are range-checked before they are narrowed (300 would
     # wrap to 44); 8-bit ones cannot wrap into a valid value.
+    first: list[tuple[int, str]] = []
     if b.dtype != np.int8 and b.size and (b.min() < -15 or b.max() > 15):
         row = int(np.argmax((b < -15).any(axis=1) | (b > 15).any(axis=1)))
-        raise InvalidPositionError(f"row {row}: a slot holds more than 15 checkers")
+        first.append((row, f"row {row}: a slot holds more than 15 checkers"))
     if d.dtype not in (np.int8, np.uint8) and d.size and (d.min() < 1 or d.max() > 6):
-        raise _bad_dice(d)
-    b8 = np.ascontiguousarray(b, dtype=np.int8).reshape(-1, 26)
-    d8 = np.ascontiguousarray(d, dtype=np.uint8).reshape(-1, 2)
+        row = int(np.argmax(((d < 1) | (d > 6)).any(axis=1)))
+        first.append((row, f"row {row}: dice must be 1-6, not {d[row].tolist()}"))
+    stop = min(first)[0] if first else b.shape[0]
+    b8 = np.ascontiguousarray(b[:stop], dtype=np.int8).reshape(-1, 26)
+    d8 = np.ascontiguousarray(d[:stop], dtype=np.uint8).reshape(-1, 2)
+    if first:  # a row before it may be invalid in another way
+        raise _invalid(b8, d8, d) if _core.find_invalid(b8, d8) else InvalidPositionError(min(first)[1])
     return b8, d8, d
 
 
-def _bad_dice(d: np.ndarray) -> InvalidPositionError:
-    row = int(np.argmax(((d < 1) | (d > 6)).any(axis=1)))
-    return InvalidPositionError(f"row {row}: dice must be 1-6, not {d[row].tolist()}")
-
-
 def _invalid(b8: np.ndarray, d8: np.ndarray, d: np.ndarray) -> InvalidPositionError:
-    """The error naming the first invalid row (a thread met one)."""
+    """The error naming the first invalid row of b8 and d8 (one is known to exist)."""
     row, reason = _core.find_invalid(b8, d8)
     if (d[row] < 1).any() or (d[row] > 6).any():
-        return _bad_dice(d)
+        return InvalidPositionError(f"row {row}: dice must be 1-6, not {d[row].tolist()}")
     return InvalidPositionError(f"row {row}: {reason}")
 
 
