@@ -816,31 +816,24 @@ def count_many(const unsigned char[::1] boards, const unsigned char[::1] dice):
     pairs of dice; an invalid board raises ValueError naming its index.  A native loop for
     benchmarks and batch work: no Python object per generation.
     """
-    cdef Py_ssize_t n = dice.shape[0] // 2, i
+    cdef Py_ssize_t n = dice.shape[0] // 2, i, rc
     cdef long long total = 0
-    cdef int rc = 0
     if boards.shape[0] != 26 * n or dice.shape[0] != 2 * n:
         raise ValueError("boards must hold 26 bytes and dice 2 bytes per generation")
-    cdef bg_movegen *g = bg_movegen_new()
-    cdef bg_board *out = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
-    if g == NULL or out == NULL:
-        free(g)
-        free(out)
+    if n == 0:
+        return 0
+    cdef int64_t *counts = <int64_t *>malloc(n * sizeof(int64_t))
+    if counts == NULL:
         raise MemoryError()
-    with nogil:
+    try:
+        rc = _run_checked(NULL, <const int8_t *>&boards[0], &dice[0], counts, n, 0, n, False)
+        if rc >= 0:
+            code = _check_row(<const int8_t *>&boards[26 * rc], &dice[2 * rc])
+            raise ValueError(f"generation {rc}: {_ERRORS[code]}")
         for i in range(n):
-            rc = bg_validate(<const bg_board *>&boards[26 * i])
-            if rc < 0:
-                break
-            rc = bg_generate_boards(g, <const bg_board *>&boards[26 * i], dice[2 * i], dice[2 * i + 1],
-                                    out, BG_MAX_RESULTS)
-            if rc < 0:
-                break
-            total += rc
-    bg_movegen_free(g)
-    free(out)
-    if rc < 0:
-        raise ValueError(f"generation {i}: {_ERRORS[-rc]}")
+            total += counts[i]
+    finally:
+        free(counts)
     return total
 
 
@@ -852,12 +845,10 @@ cdef int _find_invalid(const int8_t *boards, const uint8_t *dice, Py_ssize_t n,
     cdef Py_ssize_t i
     cdef int rc
     for i in range(n):
-        rc = bg_validate(<const bg_board *>&boards[26 * i])
-        if rc == 0 and (dice[2 * i] < 1 or dice[2 * i] > 6 or dice[2 * i + 1] < 1 or dice[2 * i + 1] > 6):
-            rc = -BG_ERR_BAD_DICE
-        if rc < 0:
+        rc = _check_row(&boards[26 * i], &dice[2 * i])
+        if rc:
             row[0] = i
-            return -rc
+            return rc
     return 0
 
 
@@ -980,21 +971,11 @@ cdef class Output:
         index of the first invalid row (the rows before it are appended).
         """
         cdef Py_ssize_t rc
-        cdef int cancel = 0
-        cdef bg_movegen *g = bg_movegen_new()
-        if g == NULL or self.buf.data == NULL:
-            bg_movegen_free(g)
+        if self.buf.data == NULL:
             raise MemoryError()
-        if not 0 <= start <= stop <= min(boards.shape[0], dice.shape[0], counts.shape[0]):
-            bg_movegen_free(g)
-            raise IndexError("rows out of range")
-        with nogil:
-            rc = _run_rows(g, &self.buf, NULL, &boards[0, 0] if stop > start else NULL,
-                           &dice[0, 0] if stop > start else NULL, &counts[0] if stop > start else NULL,
-                           start, stop, flip, &cancel)
-        bg_movegen_free(g)
-        if rc == -2:
-            raise MemoryError()
+        rc = _run_checked(&self.buf, &boards[0, 0] if boards.shape[0] else NULL,
+                          &dice[0, 0] if dice.shape[0] else NULL, &counts[0] if counts.shape[0] else NULL,
+                          min(boards.shape[0], dice.shape[0], counts.shape[0]), start, stop, flip)
         return None if rc == -1 else rc
 
     def take(self):
@@ -1027,25 +1008,38 @@ def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
                int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop):
     """Check rows [start, stop) and write their numbers of results into
     ``counts``, without the GIL.  Returns None, or the first invalid row."""
-    cdef bg_movegen *g = bg_movegen_new()
-    cdef bg_board *scratch = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
+    cdef Py_ssize_t rc = _run_checked(NULL, &boards[0, 0] if boards.shape[0] else NULL,
+                                      &dice[0, 0] if dice.shape[0] else NULL,
+                                      &counts[0] if counts.shape[0] else NULL,
+                                      min(boards.shape[0], dice.shape[0], counts.shape[0]), start, stop, False)
+    return None if rc == -1 else rc
+
+
+cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t *boards, const uint8_t *dice, int64_t *counts,
+                             Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop, bint flip) except -3:
+    """``_run_rows`` over rows [start, stop) of n, with a generator of its own
+    (and a scratch buffer when ``out`` is NULL) and the GIL released.
+    Returns -1 or the first invalid row."""
+    cdef bg_movegen *g
+    cdef bg_board *scratch = NULL
     cdef Py_ssize_t rc
     cdef int cancel = 0
-    if g == NULL or scratch == NULL:
+    if not 0 <= start <= stop <= n:
+        raise IndexError("rows out of range")
+    g = bg_movegen_new()
+    if out == NULL:
+        scratch = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
+    if g == NULL or (out == NULL and scratch == NULL):
         bg_movegen_free(g)
         free(scratch)
         raise MemoryError()
-    if not 0 <= start <= stop <= min(boards.shape[0], dice.shape[0], counts.shape[0]):
-        bg_movegen_free(g)
-        free(scratch)
-        raise IndexError("rows out of range")
     with nogil:
-        rc = _run_rows(g, NULL, scratch, &boards[0, 0] if stop > start else NULL,
-                       &dice[0, 0] if stop > start else NULL, &counts[0] if stop > start else NULL,
-                       start, stop, False, &cancel)
+        rc = _run_rows(g, out, scratch, boards, dice, counts, start, stop, flip, &cancel)
     bg_movegen_free(g)
     free(scratch)
-    return None if rc == -1 else rc
+    if rc == -2:
+        raise MemoryError()
+    return rc
 
 
 # --- batches over several threads -------------------------------------------
@@ -1223,9 +1217,8 @@ cdef class Batch:
     def finish(self):
         """After every thread's ``work``: place what is left and hand the result
         over as an int8 (rows, 26) buffer (None when empty)."""
-        cdef Py_ssize_t total, p
+        cdef Py_ssize_t total
         cdef int i
-        cdef bg_worker *w
         if self.nomem:
             raise MemoryError()
         if not self.store or self.finished:
@@ -1240,12 +1233,7 @@ cdef class Batch:
             if _rows_grow(&self.result, total) < 0:
                 raise MemoryError()
         for i in range(self.nworkers):
-            w = &self.workers[i]
-            while w.first < w.count:
-                p = w.piece[w.first]
-                memcpy(self.result.data + 26 * self.offsets[p], w.staging.data + 26 * w.at[w.first],
-                       26 * self.sizes[p])
-                w.first += 1
+            self._place(&self.workers[i])  # every place is known now, and fits
         self.result.rows = total
         return _take_rows(&self.result)
 
