@@ -486,7 +486,7 @@ cdef inline uint32_t _legal(bg_movegen *g, const bg_board *b, uint32_t mine, int
     ``g.blocked`` has bit p set where the opponent holds p, which no move of
     the player on roll can change within a turn.
     """
-    cdef int hi, src
+    cdef int hi
     cdef uint32_t todo, legal
     if mine >> BG_BAR & 1:
         # A checker on the bar must enter first, on the opponent's home board.
@@ -519,9 +519,7 @@ cdef inline uint32_t _legal(bg_movegen *g, const bg_board *b, uint32_t mine, int
         # the high die first was open and no hit on the way makes a
         # difference.
         legal &= <uint32_t>1 << g.path.dst[0]
-        src = g.path.src[0] - d
-        if legal and g.path.dst[0] > d and not (g.blocked >> src & 1) \
-                and b.pt[src] != -1 and not (g.path.hits & 1):
+        if legal and _made_high_first(g, b, g.path.src[0], d, g.path.hits & 1):
             legal = 0
     elif g.second_order and depth == 1 and g.path.src[0] != BG_BAR \
             and g.path.dst[0] != BG_OFF:
@@ -563,8 +561,17 @@ cdef inline bint _nothing_new(bg_movegen *g, const bg_board *b, uint32_t mine,
         return False  # all home after the step: bearing off is open, play it out
     if dst <= high or g.blocked >> (dst - high) & 1:
         return True  # the checker that moved cannot go on; no other may
-    # It goes on: new unless the high die first was open and no hit differs.
-    return not (g.blocked >> (src - high) & 1) and b.pt[src - high] != -1 and b.pt[dst] != -1
+    return _made_high_first(g, b, src, high, b.pt[dst] == -1)
+
+
+cdef inline bint _made_high_first(bg_movegen *g, const bg_board *b, int src, int high,
+                                  bint hit) noexcept nogil:
+    """Low die first from src, then the high die with the same checker (which
+    can go on): True when the high die first from src, then the low die, made
+    the same play already, i.e. the point src - high was open and no hit
+    differs (``hit``: the low die's step hit).  b's point src - high is the
+    same before and after the low die's step."""
+    return not (g.blocked >> (src - high) & 1) and b.pt[src - high] != -1 and not hit
 
 
 cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
