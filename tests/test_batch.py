@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bgcore import InvalidPositionError, Position, batch
 from bgcore.selfplay import ROLLS, selfplay_positions
@@ -162,8 +164,6 @@ def test_native_buffers_check_their_arguments(corpus) -> None:
     with pytest.raises(ValueError):
         _core.Batch(b8, d8, counts[:-1], 2, 10, False, True, 100)
     job = _core.Batch(b8, d8, counts, 2, 10, False, True, 100)
-    with pytest.raises(IndexError):
-        job.work(2)
     with pytest.raises(RuntimeError, match="not completed"):
         job.finish()
     out = _core.Output(4)
@@ -196,8 +196,9 @@ def test_a_batch_hands_its_result_over_once(corpus) -> None:
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     counts = np.zeros(len(b8), np.int64)
     job = _core.Batch(b8, d8, counts, 2, 64, False, True, 16 * len(b8))
-    job.work(0)
-    job.work(1)  # nothing left to take: the first call did every piece
+    job.run()
+    with pytest.raises(RuntimeError, match="has run already"):
+        job.run()
     first = np.asarray(job.finish())
     assert first.shape == (counts.sum(), 26)
     with pytest.raises(RuntimeError, match="handed over"):
@@ -217,3 +218,29 @@ def test_a_small_batch_does_not_take_the_kept_buffer(corpus) -> None:
     assert again.__array_interface__["data"][0] == big_address  # reused by a batch of its size
     del again, small
     batch.release_buffers()
+
+
+@given(st.lists(st.integers(-2**40, 2**40), max_size=300))
+def test_accumulate_gives_running_sums(values: list[int]) -> None:
+    from bgcore import _core
+
+    a = np.array(values, dtype=np.int64)
+    _core.accumulate(a)
+    assert a.tolist() == np.cumsum(np.array(values, dtype=np.int64)).tolist()
+
+
+def test_a_batch_runs_once_and_its_threads_all_finish(corpus) -> None:
+    """run() starts native threads and returns when every one is done: the
+    counts are all written, whatever the number of threads."""
+    from bgcore import _core
+
+    _, boards, dice = corpus
+    b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
+    expected = batch.count(b8, d8)
+    for threads in (1, 2, 4, 7):
+        counts = np.full(len(b8), -1, np.int64)
+        job = _core.Batch(b8, d8, counts, threads, 16, False, False, 0)
+        job.run()
+        assert job.bad_row is None and (counts == expected).all()
+        with pytest.raises(RuntimeError, match="has run already"):
+            job.run()

@@ -1022,28 +1022,105 @@ def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
     return None if rc == -1 else rc
 
 
+def accumulate(int64_t[::1] a):
+    """Turn ``a`` into its running sums, in place (numpy's cumsum, several times faster)."""
+    cdef Py_ssize_t i
+    cdef int64_t total = 0
+    with nogil:
+        for i in range(a.shape[0]):
+            total += a[i]
+            a[i] = total
+
+
+# --- working memory of a thread, kept between calls -------------------------
+
+ctypedef struct bg_kit:
+    bg_movegen *g          # a generator of its own
+    bg_board *scratch      # BG_MAX_RESULTS boards, where counted results go
+    bg_rows staging        # results waiting for their place (batches over threads)
+
+
+#: Kits kept for the next call: a thread's generator and buffers (about
+#: 370 KB) allocated per call cost a page fault per 4 KiB each time, because
+#: the allocator hands freed blocks of that size back to the system.  Taken
+#: and given back with the GIL held, which guards the stack.
+cdef enum:
+    _KITS_KEPT = 16
+cdef bg_kit *_kits[_KITS_KEPT]
+cdef int _nkits = 0
+
+cdef enum:
+    # A staging buffer grown past this many rows (a thread waited long for
+    # another's pieces) is freed rather than kept.
+    _STAGING_KEPT_ROWS = 65536
+
+
+cdef void _kit_free(bg_kit *kit) noexcept nogil:
+    if kit != NULL:
+        bg_movegen_free(kit.g)
+        free(kit.scratch)
+        bg_buf_free(<char *>kit.staging.data)
+        free(kit)
+
+
+cdef bg_kit *_kit_take() noexcept:
+    """A kept kit, or a new one; NULL when out of memory.  GIL held."""
+    global _nkits
+    cdef bg_kit *kit
+    if _nkits:
+        _nkits -= 1
+        return _kits[_nkits]
+    kit = <bg_kit *>calloc(1, sizeof(bg_kit))
+    if kit == NULL:
+        return NULL
+    kit.g = bg_movegen_new()
+    kit.scratch = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
+    if kit.g == NULL or kit.scratch == NULL:
+        _kit_free(kit)
+        return NULL
+    return kit
+
+
+cdef void _kit_give(bg_kit *kit) noexcept:
+    """Keep ``kit`` for a later call (or free it).  GIL held."""
+    global _nkits
+    if kit == NULL:
+        return
+    kit.staging.rows = 0
+    if kit.staging.capacity > _STAGING_KEPT_ROWS:
+        bg_buf_free(<char *>kit.staging.data)
+        kit.staging.data = NULL
+        kit.staging.capacity = 0
+    if _nkits < _KITS_KEPT:
+        _kits[_nkits] = kit
+        _nkits += 1
+    else:
+        _kit_free(kit)
+
+
+cdef void _kits_forget() noexcept:
+    """Free every kept kit.  GIL held."""
+    global _nkits
+    while _nkits:
+        _nkits -= 1
+        _kit_free(_kits[_nkits])
+
+
 cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t *boards, const uint8_t *dice, int64_t *counts,
                              Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop, bint flip) except -3:
-    """``_run_rows`` over rows [start, stop) of n, with a generator of its own
-    (and a scratch buffer when ``out`` is NULL) and the GIL released.
-    Returns -1 or the first invalid row."""
-    cdef bg_movegen *g
-    cdef bg_board *scratch = NULL
+    """``_run_rows`` over rows [start, stop) of n, with a kit of its own and
+    the GIL released.  Returns -1 or the first invalid row."""
+    cdef bg_kit *kit
     cdef Py_ssize_t rc
     cdef int cancel = 0
     if not 0 <= start <= stop <= n:
         raise IndexError("rows out of range")
-    g = bg_movegen_new()
-    if out == NULL:
-        scratch = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
-    if g == NULL or (out == NULL and scratch == NULL):
-        bg_movegen_free(g)
-        free(scratch)
+    kit = _kit_take()
+    if kit == NULL:
         raise MemoryError()
     with nogil:
-        rc = _run_rows(g, out, scratch, boards, dice, counts, start, stop, flip, &cancel)
-    bg_movegen_free(g)
-    free(scratch)
+        rc = _run_rows(kit.g, out, kit.scratch, boards, dice, counts, start, stop, flip, &cancel)
+    _kit_give(kit)
     if rc == -2:
         raise MemoryError()
     return rc
@@ -1051,203 +1128,249 @@ cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t *boards, const uint8_t *
 
 # --- batches over several threads -------------------------------------------
 
+cdef extern from "pythread.h":
+    # Declared here because Cython's own declaration lacks nogil: starting a
+    # native thread needs no GIL, and the thread runs without one.
+    unsigned long PyThread_start_new_thread(void (*func)(void *) noexcept nogil, void *arg) nogil
+    unsigned long PYTHREAD_INVALID_THREAD_ID
+
+
 ctypedef struct bg_worker:
-    bg_rows staging        # this thread's results waiting for their place
+    bg_kit *kit            # its generator, scratch and staging (results waiting for their place)
     Py_ssize_t *piece      # the pieces in staging, in order
     Py_ssize_t *at         # the staging row where each begins
     Py_ssize_t first       # piece[first:count] are not placed yet
     Py_ssize_t count
+    void *job              # the bg_batch it works for
+    bint started           # a native thread of its own runs it
+    PyThread_type_lock done  # held while that thread runs
+
+
+ctypedef struct bg_batch:
+    const int8_t *boards
+    const uint8_t *dice
+    int64_t *counts
+    Py_ssize_t n, piece_rows, npieces, next_piece, known, bad_row
+    Py_ssize_t *sizes      # results per piece, -1 until generated
+    Py_ssize_t *offsets    # first result row of each piece (< known)
+    bint flip, store
+    int nomem
+    volatile int cancel    # set when a thread meets an invalid row or runs out of memory
+    bg_rows result
+    bg_worker *workers
+    int nworkers
+    PyThread_type_lock lock  # guards next_piece, sizes, offsets, known, bad_row, nomem
+
+
+cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
+    """Take and generate pieces until none is left (or the batch is cancelled)."""
+    cdef Py_ssize_t p, start, stop, before, rc, size
+    cdef bg_rows *staging = &w.kit.staging
+    while True:
+        PyThread_acquire_lock(job.lock, WAIT_LOCK)
+        p = job.next_piece
+        job.next_piece += 1
+        PyThread_release_lock(job.lock)
+        if p >= job.npieces or job.cancel:
+            break
+        start = p * job.piece_rows
+        stop = min(job.n, start + job.piece_rows)
+        before = staging.rows
+        if job.store and staging.capacity < 32 * job.piece_rows and _rows_grow(staging, 32 * job.piece_rows) < 0:
+            rc = -2
+        else:
+            rc = _run_rows(w.kit.g, staging if job.store else NULL, w.kit.scratch, job.boards, job.dice,
+                           job.counts, start, stop, job.flip, &job.cancel)
+        if rc != -1:
+            PyThread_acquire_lock(job.lock, WAIT_LOCK)
+            if rc >= 0 and (job.bad_row < 0 or rc < job.bad_row):
+                job.bad_row = rc
+            if rc == -2:
+                job.nomem = 1
+            job.cancel = 1
+            PyThread_release_lock(job.lock)
+            return
+        if not job.store:
+            continue
+        size = staging.rows - before
+        w.piece[w.count] = p
+        w.at[w.count] = before
+        w.count += 1
+        PyThread_acquire_lock(job.lock, WAIT_LOCK)
+        job.sizes[p] = size
+        while job.known < job.npieces and job.sizes[job.known] >= 0:
+            job.offsets[job.known + 1] = job.offsets[job.known] + job.sizes[job.known]
+            job.known += 1
+        PyThread_release_lock(job.lock)
+        _batch_place(job, w)
+    # Pieces still waiting for another thread's earlier ones (a few at
+    # most) are placed by Batch.finish, rather than waited for here.
+
+
+cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
+    """Copy the worker's pieces whose place is known (and fits) to the result."""
+    cdef Py_ssize_t p, known, off, size
+    PyThread_acquire_lock(job.lock, WAIT_LOCK)
+    known = job.known
+    PyThread_release_lock(job.lock)
+    while w.first < w.count and w.piece[w.first] < known:
+        p = w.piece[w.first]
+        off = job.offsets[p]
+        size = job.sizes[p]
+        if off + size > job.result.capacity:
+            break  # left for Batch.finish, which grows the result
+        memcpy(job.result.data + 26 * off, w.kit.staging.data + 26 * w.at[w.first], 26 * size)
+        w.first += 1
+    if w.first == w.count:
+        w.first = w.count = 0
+        w.kit.staging.rows = 0
+
+
+cdef void _worker_thread(void *arg) noexcept nogil:
+    """Entry point of a worker's native thread: its share, then word that it is done."""
+    cdef bg_worker *w = <bg_worker *>arg
+    _batch_work(<bg_batch *>w.job, w)
+    PyThread_release_lock(w.done)
+
+
+cdef void _batch_run(bg_batch *job) noexcept nogil:
+    """Every worker's share: workers 1.. in native threads of their own, worker 0
+    in the calling thread.  A thread that cannot be started leaves its pieces
+    to the others (worker 0 takes pieces until none is left)."""
+    cdef int i
+    cdef bg_worker *w
+    for i in range(1, job.nworkers):
+        w = &job.workers[i]
+        PyThread_acquire_lock(w.done, WAIT_LOCK)
+        w.started = PyThread_start_new_thread(_worker_thread, w) != PYTHREAD_INVALID_THREAD_ID
+        if not w.started:
+            PyThread_release_lock(w.done)
+    _batch_work(job, &job.workers[0])
+    for i in range(1, job.nworkers):
+        w = &job.workers[i]
+        if w.started:
+            PyThread_acquire_lock(w.done, WAIT_LOCK)  # until its thread is done
+            PyThread_release_lock(w.done)
 
 
 cdef class Batch:
-    """The rows of one batch, shared by several threads, each calling ``work``.
+    """The rows of one batch, shared by several native threads.
 
     Threads take pieces of consecutive rows in turn (positions differ in cost,
     so fixed shares would leave one waiting).  A thread generates a piece into
     its own small staging buffer; as soon as the sizes of all earlier pieces
-    are known, it copies the piece to its place in the result.  ``finish``
-    places what is left and hands the result over.
+    are known, it copies the piece to its place in the result.  ``run`` does
+    the work (the calling thread is one of the threads); ``finish`` places
+    what is left and hands the result over.
     """
-    cdef object keep                  # the arrays the pointers below view
-    cdef const int8_t *boards
-    cdef const uint8_t *dice
-    cdef int64_t *counts
-    cdef Py_ssize_t n, piece_rows, npieces, next_piece, known, bad_row
-    cdef Py_ssize_t *sizes            # results per piece, -1 until generated
-    cdef Py_ssize_t *offsets          # first result row of each piece (< known)
-    cdef bint flip, store, finished
-    cdef int nomem
-    cdef volatile int cancel
-    cdef bg_rows result
-    cdef bg_worker *workers
-    cdef int nworkers
-    cdef PyThread_type_lock lock
+    cdef object keep                  # the arrays the pointers in job view
+    cdef bg_batch job
+    cdef bint ran, finished
 
     def __cinit__(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice, int64_t[::1] counts,
                   int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows):
         cdef Py_ssize_t i
-        self.n = boards.shape[0]
-        if dice.shape[0] != self.n or counts.shape[0] != self.n or threads < 1 or piece_rows < 1:
+        cdef bg_batch *job = &self.job
+        job.n = boards.shape[0]
+        if dice.shape[0] != job.n or counts.shape[0] != job.n or threads < 1 or piece_rows < 1:
             raise ValueError("inconsistent batch")
         self.keep = (boards, dice, counts)
-        self.boards = &boards[0, 0] if self.n else NULL
-        self.dice = &dice[0, 0] if self.n else NULL
-        self.counts = &counts[0] if self.n else NULL
-        self.piece_rows = piece_rows
-        self.npieces = (self.n + piece_rows - 1) // piece_rows
-        self.bad_row = -1
-        self.flip = flip
-        self.store = store
-        self.nworkers = threads
-        self.lock = PyThread_allocate_lock()
-        self.sizes = <Py_ssize_t *>malloc((self.npieces + 1) * sizeof(Py_ssize_t))
-        self.offsets = <Py_ssize_t *>malloc((self.npieces + 1) * sizeof(Py_ssize_t))
-        self.workers = <bg_worker *>calloc(threads, sizeof(bg_worker))
-        if self.lock == NULL or self.sizes == NULL or self.offsets == NULL or self.workers == NULL:
+        job.boards = &boards[0, 0] if job.n else NULL
+        job.dice = &dice[0, 0] if job.n else NULL
+        job.counts = &counts[0] if job.n else NULL
+        job.piece_rows = piece_rows
+        job.npieces = (job.n + piece_rows - 1) // piece_rows
+        job.bad_row = -1
+        job.flip = flip
+        job.store = store
+        job.lock = PyThread_allocate_lock()
+        job.sizes = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
+        job.offsets = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
+        job.workers = <bg_worker *>calloc(threads, sizeof(bg_worker))
+        if job.lock == NULL or job.sizes == NULL or job.offsets == NULL or job.workers == NULL:
             raise MemoryError()
-        for i in range(self.npieces + 1):
-            self.sizes[i] = -1
-        self.offsets[0] = 0
-        if store:
-            self.result.data = <int8_t *>bg_buf_obtain(<size_t>max(reserve_rows, 1) * 26)
-            if self.result.data == NULL:
+        job.nworkers = threads
+        for i in range(threads):
+            job.workers[i].job = job
+            job.workers[i].done = PyThread_allocate_lock()
+            job.workers[i].kit = _kit_take()
+            if job.workers[i].done == NULL or job.workers[i].kit == NULL:
                 raise MemoryError()
-            self.result.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>self.result.data) // 26)
+        for i in range(job.npieces + 1):
+            job.sizes[i] = -1
+        job.offsets[0] = 0
+        if store:
+            job.result.data = <int8_t *>bg_buf_obtain(<size_t>max(reserve_rows, 1) * 26)
+            if job.result.data == NULL:
+                raise MemoryError()
+            job.result.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>job.result.data) // 26)
             for i in range(threads):
-                self.workers[i].piece = <Py_ssize_t *>malloc((self.npieces + 1) * sizeof(Py_ssize_t))
-                self.workers[i].at = <Py_ssize_t *>malloc((self.npieces + 1) * sizeof(Py_ssize_t))
-                if self.workers[i].piece == NULL or self.workers[i].at == NULL:
+                job.workers[i].piece = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
+                job.workers[i].at = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
+                if job.workers[i].piece == NULL or job.workers[i].at == NULL:
                     raise MemoryError()
 
     def __dealloc__(self):
         cdef int i
-        if self.workers != NULL:
-            for i in range(self.nworkers):
-                bg_buf_free(<char *>self.workers[i].staging.data)
-                free(self.workers[i].piece)
-                free(self.workers[i].at)
-            free(self.workers)
-        bg_buf_release(self.result.data)
-        free(self.sizes)
-        free(self.offsets)
-        if self.lock != NULL:
-            PyThread_free_lock(self.lock)
+        cdef bg_batch *job = &self.job
+        if job.workers != NULL:
+            for i in range(job.nworkers):
+                _kit_give(job.workers[i].kit)
+                free(job.workers[i].piece)
+                free(job.workers[i].at)
+                if job.workers[i].done != NULL:
+                    PyThread_free_lock(job.workers[i].done)
+            free(job.workers)
+        bg_buf_release(job.result.data)
+        free(job.sizes)
+        free(job.offsets)
+        if job.lock != NULL:
+            PyThread_free_lock(job.lock)
 
     @property
     def bad_row(self):
         """The lowest invalid row a thread met, or None."""
-        return None if self.bad_row < 0 else self.bad_row
+        return None if self.job.bad_row < 0 else self.job.bad_row
 
-    def work(self, int w):
-        """Take and generate pieces until none is left: thread ``w``'s part."""
-        cdef bg_movegen *g
-        cdef bg_board *scratch = NULL
-        cdef int rc
-        if not 0 <= w < self.nworkers:
-            raise IndexError("no such worker")
-        g = bg_movegen_new()
-        if not self.store:
-            scratch = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
-        if g == NULL or (not self.store and scratch == NULL):
-            bg_movegen_free(g)
-            free(scratch)
-            raise MemoryError()
+    def run(self):
+        """Generate the batch's rows with its threads, the GIL released (once)."""
+        if self.ran:
+            raise RuntimeError("the batch has run already")
+        self.ran = True
         with nogil:
-            rc = self._work(&self.workers[w], g, scratch)
-        bg_movegen_free(g)
-        free(scratch)
-        if rc == -2:
+            _batch_run(&self.job)
+        if self.job.nomem:
             raise MemoryError()
-
-    cdef int _work(self, bg_worker *w, bg_movegen *g, bg_board *scratch) noexcept nogil:
-        cdef Py_ssize_t p, start, stop, before, rc, size
-        cdef int64_t total
-        while True:
-            PyThread_acquire_lock(self.lock, WAIT_LOCK)
-            p = self.next_piece
-            self.next_piece += 1
-            PyThread_release_lock(self.lock)
-            if p >= self.npieces or self.cancel:
-                break
-            start = p * self.piece_rows
-            stop = min(self.n, start + self.piece_rows)
-            before = w.staging.rows
-            if self.store and w.staging.data == NULL and _rows_grow(&w.staging, 32 * self.piece_rows) < 0:
-                rc = -2
-            else:
-                rc = _run_rows(g, &w.staging if self.store else NULL, scratch, self.boards, self.dice,
-                               self.counts, start, stop, self.flip, &self.cancel)
-            if rc != -1:
-                PyThread_acquire_lock(self.lock, WAIT_LOCK)
-                if rc >= 0 and (self.bad_row < 0 or rc < self.bad_row):
-                    self.bad_row = rc
-                if rc == -2:
-                    self.nomem = 1
-                self.cancel = 1
-                PyThread_release_lock(self.lock)
-                return <int>rc if rc == -2 else 0
-            if not self.store:
-                continue
-            size = w.staging.rows - before
-            w.piece[w.count] = p
-            w.at[w.count] = before
-            w.count += 1
-            PyThread_acquire_lock(self.lock, WAIT_LOCK)
-            self.sizes[p] = size
-            while self.known < self.npieces and self.sizes[self.known] >= 0:
-                self.offsets[self.known + 1] = self.offsets[self.known] + self.sizes[self.known]
-                self.known += 1
-            PyThread_release_lock(self.lock)
-            self._place(w)
-        # Pieces still waiting for another thread's earlier ones (a few at
-        # most) are placed by finish(), rather than waited for here.
-        return 0
-
-    cdef void _place(self, bg_worker *w) noexcept nogil:
-        """Copy the worker's pieces whose place is known (and fits) to the result."""
-        cdef Py_ssize_t p, known, off, size
-        PyThread_acquire_lock(self.lock, WAIT_LOCK)
-        known = self.known
-        PyThread_release_lock(self.lock)
-        while w.first < w.count and w.piece[w.first] < known:
-            p = w.piece[w.first]
-            off = self.offsets[p]
-            size = self.sizes[p]
-            if off + size > self.result.capacity:
-                break  # left for finish(), which grows the result
-            memcpy(self.result.data + 26 * off, w.staging.data + 26 * w.at[w.first], 26 * size)
-            w.first += 1
-        if w.first == w.count:
-            w.first = w.count = 0
-            w.staging.rows = 0
 
     def finish(self):
-        """After every thread's ``work``: place what is left and hand the result
-        over as an int8 (rows, 26) buffer (None when empty)."""
+        """After ``run``: place what is left and hand the result over as an int8
+        (rows, 26) buffer (None when empty)."""
         cdef Py_ssize_t total
         cdef int i
-        if self.nomem:
+        cdef bg_batch *job = &self.job
+        if job.nomem:
             raise MemoryError()
-        if not self.store or self.finished:
+        if not job.store or self.finished:
             raise RuntimeError("the batch keeps no results, or they were handed over already")
-        if self.cancel or self.known != self.npieces:
+        if job.cancel or job.known != job.npieces:
             raise RuntimeError("the batch was not completed")
         self.finished = True
-        total = self.offsets[self.npieces]
-        if total > self.result.capacity:
+        total = job.offsets[job.npieces]
+        if total > job.result.capacity:
             # Every piece placed so far lies within the old capacity.
-            self.result.rows = self.result.capacity
-            if _rows_grow(&self.result, total) < 0:
+            job.result.rows = job.result.capacity
+            if _rows_grow(&job.result, total) < 0:
                 raise MemoryError()
-        for i in range(self.nworkers):
-            self._place(&self.workers[i])  # every place is known now, and fits
-        self.result.rows = total
-        return _take_rows(&self.result)
+        for i in range(job.nworkers):
+            _batch_place(job, &job.workers[i])  # every place is known now, and fits
+        job.result.rows = total
+        return _take_rows(&job.result)
 
 
 def release_buffers():
-    """Free the result buffer kept for reuse, if any."""
+    """Free the result buffer and the threads' working memory kept for reuse."""
     bg_buf_forget()
+    _kits_forget()
 
 
 # --- perft ---------------------------------------------------------------

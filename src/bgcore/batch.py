@@ -15,8 +15,7 @@ dice are rows of two.  No Python object is built per result.
 
 from __future__ import annotations
 
-import threading
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -74,8 +73,8 @@ _RESERVE_PER_ROW = 32
 _PIECE_ROWS = 128
 
 
-#: Fewest rows worth a thread of their own: starting one costs about as much as
-#: a few hundred generations.
+#: Fewest rows worth a thread of their own: starting a native thread and
+#: waiting for it costs about 40-50 µs here, a hundred generations or so.
 _MIN_ROWS_PER_THREAD = 256
 
 
@@ -90,31 +89,11 @@ def _check_threads(threads: object) -> int:
     return threads
 
 
-def _in_threads(k: int, work: Callable[[int], None]) -> None:
-    """Run ``work(0)`` .. ``work(k - 1)`` at once: ``work(0)`` in the calling thread,
-    the others in new threads; re-raise the first error."""
-    errors: list[BaseException] = []
-
-    def guarded(w: int) -> None:
-        try:
-            work(w)
-        except BaseException as exc:  # re-raised in the caller's thread
-            errors.append(exc)
-
-    pool = [threading.Thread(target=guarded, args=(w,)) for w in range(1, k)]
-    for t in pool:
-        t.start()
-    guarded(0)
-    for t in pool:
-        t.join()
-    if errors:
-        raise errors[0]
-
-
 def _shared(b8: np.ndarray, d8: np.ndarray, counts: np.ndarray, k: int, flip: bool, store: bool) -> _core.Batch:
-    """The batch after k threads shared its pieces (see ``_core.Batch``)."""
+    """The batch after k native threads (the caller's among them) shared its pieces
+    (see ``_core.Batch``)."""
     job = _core.Batch(b8, d8, counts, k, _PIECE_ROWS, flip, store, _RESERVE_PER_ROW * len(b8))
-    _in_threads(k, job.work)
+    job.run()
     return job
 
 
@@ -134,7 +113,8 @@ def _count(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int) -> np.nd
 def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int,
               flip: bool) -> tuple[np.ndarray, np.ndarray]:
     n = b8.shape[0]
-    counts = np.zeros(n, dtype=np.int64)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    counts = offsets[1:]  # made running sums below
     k = _threads_for(n, threads)
     if k == 1:
         # One thread writes straight into the buffer the caller gets.
@@ -147,8 +127,7 @@ def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int,
         if job.bad_row is not None:
             raise _invalid(b8, d8, d)
         buffer = job.finish()
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
+    _core.accumulate(counts)
     children = np.empty((0, 26), dtype=np.int8) if buffer is None else np.asarray(buffer)
     return children, offsets
 
