@@ -121,13 +121,23 @@ def test_kept_buffers_are_reused_without_stale_rows(corpus) -> None:
 
 
 @pytest.mark.parametrize("piece_rows", [1, 3, 50])
-@pytest.mark.parametrize("reserve", [0, 32])
-def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, reserve: int) -> None:
-    """Many small pieces (threads wait for each other's earlier pieces) and a
-    result reserved too small (pieces placed at the end) give the same rows."""
+@pytest.mark.parametrize("room", ["none", "short", "half", "ample"])
+def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, room: str) -> None:
+    """Many small pieces (threads wait for each other's earlier pieces), and
+    results written straight to their place while the reserved result has room
+    for any results of the next rows, staged otherwise (placed at the end when
+    the reservation is too small), give the same rows."""
+    from bgcore import _core
+
     _, boards, dice = corpus
     expected, expected_offsets = batch.generate(boards, dice)
     expected = expected.copy()
+    n, total = len(boards), int(expected_offsets[-1])
+    # Rows go straight to the result while BG_MAX_RESULTS results per row of a
+    # 16-row chunk still fit: "half" lets about half of them, "ample" all.
+    chunk_room = _core.MAX_RESULTS * 16
+    reserve = {"none": 0, "short": 32, "half": -(-(chunk_room + total // 2) // n),
+               "ample": -(-(chunk_room + total) // n) + 1}[room]
     monkeypatch.setattr(batch, "_PIECE_ROWS", piece_rows)
     monkeypatch.setattr(batch, "_RESERVE_PER_ROW", reserve)
     for threads in (2, 3, 5):

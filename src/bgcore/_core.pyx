@@ -1139,6 +1139,7 @@ ctypedef struct bg_worker:
     bg_kit *kit            # its generator, scratch and staging (results waiting for their place)
     Py_ssize_t *piece      # the pieces in staging, in order
     Py_ssize_t *at         # the staging row where each begins
+    Py_ssize_t *skip       # rows of the piece before its staged part (written straight)
     Py_ssize_t first       # piece[first:count] are not placed yet
     Py_ssize_t count
     void *job              # the bg_batch it works for
@@ -1162,9 +1163,94 @@ ctypedef struct bg_batch:
     PyThread_type_lock lock  # guards next_piece, sizes, offsets, known, bad_row, nomem
 
 
+cdef enum:
+    _CHUNK_ROWS = 16       # rows generated between looks for a piece's place
+
+    # How a piece's rows are being written (_generate_piece)
+    _STAGED = 0            # to staging: the piece's place is not known yet
+    _STRAIGHT = 1          # straight into the result, at the piece's place
+    _TAIL = 2              # to staging again: no room left for any results
+
+
+cdef Py_ssize_t _piece_offset(bg_batch *job, Py_ssize_t p) noexcept nogil:
+    """Where piece p begins in the result, or -1 while an earlier piece is unsized."""
+    cdef Py_ssize_t off = -1
+    PyThread_acquire_lock(job.lock, WAIT_LOCK)
+    if job.known >= p:
+        off = job.offsets[p]
+    PyThread_release_lock(job.lock)
+    return off
+
+
+cdef inline bint _fits(bg_batch *job, Py_ssize_t pos, Py_ssize_t rows) noexcept nogil:
+    """Whether ``rows`` rows can be generated into the result from row ``pos``
+    on, however many results they have (BG_MAX_RESULTS each at most), so that
+    the result never needs to grow under a thread writing into it."""
+    return pos + BG_MAX_RESULTS * rows <= job.result.capacity
+
+
+cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p) noexcept nogil:
+    """Generate piece p and size it; returns ``_run_rows``'s code (-1: done).
+
+    The rows go to the worker's staging buffer until the piece's place is
+    known (every earlier piece sized); from then on the staged rows are copied
+    there and the rest are written straight into the result, which spares
+    copying them later.  Two threads taking pieces in turn learn their place
+    about halfway through a piece.  What is still staged at the end is listed
+    for ``_batch_place``.
+    """
+    cdef bg_rows *staging = &w.kit.staging
+    cdef bg_rows straight
+    cdef Py_ssize_t start = p * job.piece_rows
+    cdef Py_ssize_t stop = min(job.n, start + job.piece_rows)
+    cdef Py_ssize_t before = staging.rows, i = start, end, off = 0, pos = 0, staged, rc = -1
+    cdef int mode = _STAGED
+    while i < stop and rc == -1:
+        end = min(stop, i + _CHUNK_ROWS)
+        if mode == _STAGED:
+            off = _piece_offset(job, p)
+            if off >= 0:
+                staged = staging.rows - before
+                pos = off + staged
+                if _fits(job, pos, end - i):
+                    memcpy(job.result.data + 26 * off, staging.data + 26 * before, 26 * staged)
+                    staging.rows = before
+                    mode = _STRAIGHT
+                else:
+                    pos = off
+                    mode = _TAIL
+        elif mode == _STRAIGHT and not _fits(job, pos, end - i):
+            mode = _TAIL
+        if mode == _STRAIGHT:
+            straight.data = job.result.data + 26 * pos
+            straight.rows = 0
+            straight.capacity = BG_MAX_RESULTS * (end - i)
+            rc = _run_rows(w.kit.g, &straight, w.kit.scratch, job.boards, job.dice,
+                           job.counts, i, end, job.flip, &job.cancel)
+            pos += straight.rows
+        else:
+            rc = _run_rows(w.kit.g, staging, w.kit.scratch, job.boards, job.dice,
+                           job.counts, i, end, job.flip, &job.cancel)
+        i = end
+    if rc != -1:
+        return rc
+    if staging.rows > before:
+        w.piece[w.count] = p
+        w.at[w.count] = before
+        w.skip[w.count] = pos - off if mode != _STAGED else 0
+        w.count += 1
+    PyThread_acquire_lock(job.lock, WAIT_LOCK)
+    job.sizes[p] = (pos - off if mode != _STAGED else 0) + staging.rows - before
+    while job.known < job.npieces and job.sizes[job.known] >= 0:
+        job.offsets[job.known + 1] = job.offsets[job.known] + job.sizes[job.known]
+        job.known += 1
+    PyThread_release_lock(job.lock)
+    return -1
+
+
 cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
     """Take and generate pieces until none is left (or the batch is cancelled)."""
-    cdef Py_ssize_t p, start, stop, before, rc, size
+    cdef Py_ssize_t p, start, stop, rc
     cdef bg_rows *staging = &w.kit.staging
     while True:
         PyThread_acquire_lock(job.lock, WAIT_LOCK)
@@ -1173,14 +1259,15 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
         PyThread_release_lock(job.lock)
         if p >= job.npieces or job.cancel:
             break
-        start = p * job.piece_rows
-        stop = min(job.n, start + job.piece_rows)
-        before = staging.rows
-        if job.store and staging.capacity < 32 * job.piece_rows and _rows_grow(staging, 32 * job.piece_rows) < 0:
+        if not job.store:
+            start = p * job.piece_rows
+            stop = min(job.n, start + job.piece_rows)
+            rc = _run_rows(w.kit.g, NULL, w.kit.scratch, job.boards, job.dice,
+                           job.counts, start, stop, job.flip, &job.cancel)
+        elif staging.capacity < 32 * job.piece_rows and _rows_grow(staging, 32 * job.piece_rows) < 0:
             rc = -2
         else:
-            rc = _run_rows(w.kit.g, staging if job.store else NULL, w.kit.scratch, job.boards, job.dice,
-                           job.counts, start, stop, job.flip, &job.cancel)
+            rc = _generate_piece(job, w, p)
         if rc != -1:
             PyThread_acquire_lock(job.lock, WAIT_LOCK)
             if rc >= 0 and (job.bad_row < 0 or rc < job.bad_row):
@@ -1190,33 +1277,22 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
             job.cancel = 1
             PyThread_release_lock(job.lock)
             return
-        if not job.store:
-            continue
-        size = staging.rows - before
-        w.piece[w.count] = p
-        w.at[w.count] = before
-        w.count += 1
-        PyThread_acquire_lock(job.lock, WAIT_LOCK)
-        job.sizes[p] = size
-        while job.known < job.npieces and job.sizes[job.known] >= 0:
-            job.offsets[job.known + 1] = job.offsets[job.known] + job.sizes[job.known]
-            job.known += 1
-        PyThread_release_lock(job.lock)
-        _batch_place(job, w)
+        if job.store:
+            _batch_place(job, w)
     # Pieces still waiting for another thread's earlier ones (a few at
     # most) are placed by Batch.finish, rather than waited for here.
 
 
 cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
-    """Copy the worker's pieces whose place is known (and fits) to the result."""
+    """Copy the worker's staged pieces whose place is known (and fits) to the result."""
     cdef Py_ssize_t p, known, off, size
     PyThread_acquire_lock(job.lock, WAIT_LOCK)
     known = job.known
     PyThread_release_lock(job.lock)
     while w.first < w.count and w.piece[w.first] < known:
         p = w.piece[w.first]
-        off = job.offsets[p]
-        size = job.sizes[p]
+        off = job.offsets[p] + w.skip[w.first]
+        size = job.sizes[p] - w.skip[w.first]
         if off + size > job.result.capacity:
             break  # left for Batch.finish, which grows the result
         memcpy(job.result.data + 26 * off, w.kit.staging.data + 26 * w.at[w.first], 26 * size)
@@ -1258,10 +1334,11 @@ cdef class Batch:
 
     Threads take pieces of consecutive rows in turn (positions differ in cost,
     so fixed shares would leave one waiting).  A thread generates a piece into
-    its own small staging buffer; as soon as the sizes of all earlier pieces
-    are known, it copies the piece to its place in the result.  ``run`` does
-    the work (the calling thread is one of the threads); ``finish`` places
-    what is left and hands the result over.
+    its own small staging buffer until the sizes of all earlier pieces are
+    known, then writes the rest of it straight to its place in the result
+    (``_generate_piece``); staged rows are copied there once their place is
+    known.  ``run`` does the work (the calling thread is one of the threads);
+    ``finish`` places what is left and hands the result over.
     """
     cdef object keep                  # the arrays the pointers in job view
     cdef bg_batch job
@@ -1307,7 +1384,8 @@ cdef class Batch:
             for i in range(threads):
                 job.workers[i].piece = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
                 job.workers[i].at = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
-                if job.workers[i].piece == NULL or job.workers[i].at == NULL:
+                job.workers[i].skip = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
+                if job.workers[i].piece == NULL or job.workers[i].at == NULL or job.workers[i].skip == NULL:
                     raise MemoryError()
 
     def __dealloc__(self):
@@ -1318,6 +1396,7 @@ cdef class Batch:
                 _kit_give(job.workers[i].kit)
                 free(job.workers[i].piece)
                 free(job.workers[i].at)
+                free(job.workers[i].skip)
                 if job.workers[i].done != NULL:
                     PyThread_free_lock(job.workers[i].done)
             free(job.workers)
