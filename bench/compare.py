@@ -28,7 +28,11 @@ the ratios within each round.  The 2-thread speedups come from a second run of
 R interleaved rounds of the four batch workloads alone: on the shared 2-core
 virtual machine where this was written, rounds that also held gnubg's long
 single-threaded loop (about 0.1 s) often gave 2 threads 1.1x one, the batch
-workloads alone 1.4-1.7x (the same after 0.1 s of sleep instead).  ``--markdown`` prints the same as a GitHub markdown table with the
+workloads alone 1.4-1.7x (the same after 0.1 s of sleep instead).  The same
+rounds time ``batch.count`` in one worker process alone and in two at once
+(``processes.py``): nothing is shared between processes, so their ratio is
+what the machine's second core gives this code at that time, the ceiling for
+2 threads.  ``--markdown`` prints the same as a GitHub markdown table with the
 command line and the machine, for the README.
 """
 
@@ -47,6 +51,7 @@ from typing import Sequence
 
 import gnubg_native
 from corpus import Corpus, build_corpus, count_batch, count_bgcore, generate_batch
+from processes import CountingProcesses
 from timing import (CountMismatch, Workload, base_parser, check_args, format_table, gnubg_c_workload, machine_line,
                     print_header, python_api_workload, time_interleaved)
 
@@ -78,6 +83,17 @@ def batch_workloads(corpus: Corpus, expected: int) -> list[Workload]:
             workloads.append(Workload(f"bgcore batch.{name}, {threads} thread{plural}",
                                       lambda fn=fn, threads=threads: fn(corpus, threads), len(corpus), total))
     return workloads
+
+
+def process_workloads(workers: CountingProcesses, corpus: Corpus, expected: int) -> list[Workload]:
+    """batch.count (1 thread) in one worker process, and in two at once (twice the generations)."""
+    for processes in (1, 2):
+        total = workers.count(processes)
+        if total != processes * expected:
+            raise CountMismatch(f"{processes} processes count {total:,} results, expected {processes * expected:,}")
+    return [Workload("bgcore batch.count, 1 process", lambda: workers.count(1), len(corpus), expected),
+            Workload("bgcore batch.count, 2 processes at once", lambda: workers.count(2),
+                     2 * len(corpus), 2 * expected)]
 
 
 def findbestmoves_workload(corpus: Corpus, positions: int) -> Workload:
@@ -112,6 +128,8 @@ GNUBG = "gnubg GenerateMoves (native loop, C)"
 THREAD_PAIRS = [
     ("batch.generate, 2 threads vs 1", "bgcore batch.generate, 2 threads", "bgcore batch.generate, 1 thread"),
     ("batch.count, 2 threads vs 1", "bgcore batch.count, 2 threads", "bgcore batch.count, 1 thread"),
+    ("batch.count, 2 processes at once vs 1 (nothing shared: the machine's own scaling)",
+     "bgcore batch.count, 2 processes at once", "bgcore batch.count, 1 process"),
 ]
 #: The same for bgcore against gnubg's C generator.
 GNUBG_PAIRS = [(f"{name[len('bgcore '):]} vs gnubg GenerateMoves", name, GNUBG)
@@ -175,12 +193,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Thread scaling is timed again with the batch workloads alone (see the
     # module docstring: gnubg's long single-threaded rounds in between often
     # cut the 2-thread rounds' speed on a shared virtual machine).
-    scaling = batch_workloads(corpus, expected)
-    time_interleaved(scaling, args.repeats)
+    with CountingProcesses(corpus.boards, corpus.dice, processes=2) as workers:
+        scaling = batch_workloads(corpus, expected) + process_workloads(workers, corpus, expected)
+        time_interleaved(scaling, args.repeats)
     thread_lines = ratio_lines({w.name: w for w in scaling}, THREAD_PAIRS)
     gnubg_lines = ratio_lines(by_name, GNUBG_PAIRS)
     scaling_note = (f"2 threads vs 1, timed in a second run of {args.repeats} interleaved rounds of the four "
-                    "batch workloads alone (see compare.py):")
+                    "batch workloads and of batch.count in worker processes, one alone and two at once "
+                    "(see compare.py):")
     print()
     if args.markdown:
         print(f"`{command}`, medians of {args.repeats} interleaved repeats; ns/gen also as (min-max); "

@@ -1,0 +1,80 @@
+"""The machine's own 2-core scaling for bgcore's code, without threads.
+
+:class:`CountingProcesses` keeps worker processes, each holding the corpus,
+that run ``bgcore.batch.count`` (one thread) over it on demand.  Timing one of
+them alone against two at once shows how much a second core adds to this very
+code when nothing is shared: on a shared virtual machine the host may run the
+two virtual CPUs on one physical core's two hyperthreads, or slow one of them,
+and then threads cannot scale either.  ``compare.py`` times both next to the
+2-thread batch workloads, in the same rounds.
+
+>>> import numpy as np
+>>> from bgcore import Position
+>>> boards = np.stack([Position.initial().to_array()] * 3)
+>>> dice = np.array([[3, 1], [6, 6], [2, 1]])
+>>> with CountingProcesses(boards, dice, processes=2) as workers:
+...     workers.count(1), workers.count(2)
+(42, 84)
+>>> CountingProcesses(boards, dice, processes=0)
+Traceback (most recent call last):
+ValueError: processes must be >= 1, not 0
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from multiprocessing.connection import Connection
+
+import numpy as np
+
+__all__ = ["CountingProcesses"]
+
+
+def _serve(conn: Connection, boards: np.ndarray, dice: np.ndarray) -> None:
+    """A worker: count the corpus each time it is asked, until told to stop (None)."""
+    from bgcore import batch
+
+    while conn.recv() is not None:
+        conn.send(int(batch.count(boards, dice).sum()))
+
+
+class CountingProcesses:
+    """``processes`` worker processes (started with ``spawn``), each counting
+    ``boards``/``dice`` with ``bgcore.batch.count`` when asked."""
+
+    def __init__(self, boards: np.ndarray, dice: np.ndarray, processes: int = 2) -> None:
+        if processes < 1:
+            raise ValueError(f"processes must be >= 1, not {processes}")
+        context = multiprocessing.get_context("spawn")
+        self._conns: list[Connection] = []
+        self._procs = []
+        for _ in range(processes):
+            ours, theirs = context.Pipe()
+            proc = context.Process(target=_serve, args=(theirs, boards, dice), daemon=True)
+            proc.start()
+            self._conns.append(ours)
+            self._procs.append(proc)
+
+    def count(self, processes: int) -> int:
+        """Total results counted by the first ``processes`` workers, all at once."""
+        if not 1 <= processes <= len(self._conns):
+            raise ValueError(f"processes must be 1-{len(self._conns)}, not {processes}")
+        conns = self._conns[:processes]
+        for conn in conns:
+            conn.send(True)
+        return sum(conn.recv() for conn in conns)
+
+    def close(self) -> None:
+        """Stop the workers and wait for them."""
+        for conn, proc in zip(self._conns, self._procs):
+            if proc.is_alive():
+                conn.send(None)
+            proc.join(timeout=10)
+            conn.close()
+        self._conns, self._procs = [], []
+
+    def __enter__(self) -> CountingProcesses:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
