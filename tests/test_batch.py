@@ -133,11 +133,11 @@ def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, 
     expected, expected_offsets = batch.generate(boards, dice)
     expected = expected.copy()
     n, total = len(boards), int(expected_offsets[-1])
-    # Rows go straight to the result while BG_MAX_RESULTS results per row of a
-    # 16-row chunk still fit: "half" lets about half of them, "ample" all.
-    chunk_room = _core.MAX_RESULTS * 16
-    reserve = {"none": 0, "short": 32, "half": -(-(chunk_room + total // 2) // n),
-               "ample": -(-(chunk_room + total) // n) + 1}[room]
+    # Rows go straight to the result while BG_MAX_RESULTS results for the
+    # next row still fit: "half" lets about half of them, "ample" all.
+    row_room = _core.MAX_RESULTS
+    reserve = {"none": 0, "short": 32, "half": -(-(row_room + total // 2) // n),
+               "ample": -(-(row_room + total) // n) + 1}[room]
     monkeypatch.setattr(batch, "_PIECE_ROWS", piece_rows)
     monkeypatch.setattr(batch, "_RESERVE_PER_ROW", reserve)
     for threads in (2, 3, 5):
@@ -173,6 +173,11 @@ def test_native_buffers_check_their_arguments(corpus) -> None:
         _core.count_rows(b8, d8, counts, -1, 3)
     with pytest.raises(ValueError):
         _core.Batch(b8, d8, counts[:-1], 2, 10, False, True, 100)
+    for bad_boards, bad_dice in ((b8[:, :25], d8), (b8, d8[:, :1]), (b8[:-1], d8)):
+        with pytest.raises(ValueError, match=r"must be \(n, 26\) and dice \(n, 2\)"):
+            _core.find_invalid(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice))
+        with pytest.raises(ValueError, match=r"must be \(n, 26\)"):
+            _core.count_rows(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice), counts, 0, 0)
     job = _core.Batch(b8, d8, counts, 2, 10, False, True, 100)
     with pytest.raises(RuntimeError, match="not completed"):
         job.finish()

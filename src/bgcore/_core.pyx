@@ -433,6 +433,15 @@ cdef extern from *:
             out[i] = (signed char)-tmp[25 - i];
     }
     #endif
+    /* The cancel flag of a batch: set once (0 -> 1) by one thread, polled by
+       the others without the lock, so it is read and written atomically. */
+    #if defined(_MSC_VER)
+    static __inline int bg_flag_get(volatile int *p) { return *p; }
+    static __inline void bg_flag_set(volatile int *p) { *p = 1; }
+    #else
+    static inline int bg_flag_get(volatile int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void bg_flag_set(volatile int *p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
+    #endif
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
@@ -441,6 +450,8 @@ cdef extern from *:
     #endif
     """
     int bg_top_bit(unsigned long x) noexcept nogil
+    int bg_flag_get(volatile int *p) noexcept nogil
+    void bg_flag_set(volatile int *p) noexcept nogil
     void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
     size_t bg_buf_capacity(const char *data) noexcept nogil
     char *bg_buf_alloc(size_t n) noexcept nogil
@@ -859,10 +870,19 @@ cdef int _find_invalid(const int8_t *boards, const uint8_t *dice, Py_ssize_t n,
     return 0
 
 
+cdef int _check_shapes(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice) except -1:
+    """ValueError unless boards are rows of 26 and dice as many rows of 2."""
+    if boards.shape[1] != 26 or dice.shape[1] != 2 or dice.shape[0] != boards.shape[0]:
+        raise ValueError(f"boards must be (n, 26) and dice (n, 2), not ({boards.shape[0]}, {boards.shape[1]}) "
+                         f"and ({dice.shape[0]}, {dice.shape[1]})")
+    return 0
+
+
 def find_invalid(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
     """(row, reason) of the first invalid board or roll, or None."""
     cdef Py_ssize_t row = -1
     cdef int code
+    _check_shapes(boards, dice)
     with nogil:
         code = _find_invalid(&boards[0, 0], &dice[0, 0], boards.shape[0], &row)
     if code:
@@ -916,7 +936,7 @@ cdef Py_ssize_t _run_rows(bg_movegen *g, bg_rows *out, bg_board *scratch,
     cdef int n, k
     cdef bg_board *row
     while i < stop:
-        if cancel[0]:
+        if bg_flag_get(cancel):
             return -3
         if _check_row(&boards[26 * i], &dice[2 * i]):
             return i
@@ -978,6 +998,7 @@ cdef class Output:
         index of the first invalid row (the rows before it are appended).
         """
         cdef Py_ssize_t rc
+        _check_shapes(boards, dice)
         if self.buf.data == NULL:
             raise MemoryError()
         rc = _run_checked(&self.buf, &boards[0, 0] if boards.shape[0] else NULL,
@@ -1015,6 +1036,7 @@ def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
                int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop):
     """Check rows [start, stop) and write their numbers of results into
     ``counts``, without the GIL.  Returns None, or the first invalid row."""
+    _check_shapes(boards, dice)
     cdef Py_ssize_t rc = _run_checked(NULL, &boards[0, 0] if boards.shape[0] else NULL,
                                       &dice[0, 0] if dice.shape[0] else NULL,
                                       &counts[0] if counts.shape[0] else NULL,
@@ -1169,7 +1191,7 @@ cdef enum:
     # How a piece's rows are being written (_generate_piece)
     _STAGED = 0            # to staging: the piece's place is not known yet
     _STRAIGHT = 1          # straight into the result, at the piece's place
-    _TAIL = 2              # to staging again: no room left for any results
+    _TAIL = 2              # to staging again: no room left for any row's results
 
 
 cdef Py_ssize_t _piece_offset(bg_batch *job, Py_ssize_t p) noexcept nogil:
@@ -1182,11 +1204,14 @@ cdef Py_ssize_t _piece_offset(bg_batch *job, Py_ssize_t p) noexcept nogil:
     return off
 
 
-cdef inline bint _fits(bg_batch *job, Py_ssize_t pos, Py_ssize_t rows) noexcept nogil:
-    """Whether ``rows`` rows can be generated into the result from row ``pos``
-    on, however many results they have (BG_MAX_RESULTS each at most), so that
-    the result never needs to grow under a thread writing into it."""
-    return pos + BG_MAX_RESULTS * rows <= job.result.capacity
+cdef inline Py_ssize_t _straight_rows(bg_batch *job, Py_ssize_t pos, Py_ssize_t rows) noexcept nogil:
+    """How many of ``rows`` rows can be generated into the result from row
+    ``pos`` on, however many results they have (BG_MAX_RESULTS each at most),
+    so that the result never needs to grow under a thread writing into it
+    (0 when ``pos`` lies past the result: the piece waits for ``finish``)."""
+    if pos + BG_MAX_RESULTS > job.result.capacity:
+        return 0
+    return min(rows, (job.result.capacity - pos) // BG_MAX_RESULTS)
 
 
 cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p) noexcept nogil:
@@ -1203,7 +1228,7 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p) noexc
     cdef bg_rows straight
     cdef Py_ssize_t start = p * job.piece_rows
     cdef Py_ssize_t stop = min(job.n, start + job.piece_rows)
-    cdef Py_ssize_t before = staging.rows, i = start, end, off = 0, pos = 0, staged, rc = -1
+    cdef Py_ssize_t before = staging.rows, i = start, end, off = 0, pos = 0, staged, rows, rc = -1
     cdef int mode = _STAGED
     while i < stop and rc == -1:
         end = min(stop, i + _CHUNK_ROWS)
@@ -1212,15 +1237,19 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p) noexc
             if off >= 0:
                 staged = staging.rows - before
                 pos = off + staged
-                if _fits(job, pos, end - i):
+                if _straight_rows(job, pos, 1):
                     memcpy(job.result.data + 26 * off, staging.data + 26 * before, 26 * staged)
                     staging.rows = before
                     mode = _STRAIGHT
                 else:
                     pos = off
                     mode = _TAIL
-        elif mode == _STRAIGHT and not _fits(job, pos, end - i):
-            mode = _TAIL
+        if mode == _STRAIGHT:
+            rows = _straight_rows(job, pos, end - i)
+            if rows:
+                end = i + rows
+            else:
+                mode = _TAIL
         if mode == _STRAIGHT:
             straight.data = job.result.data + 26 * pos
             straight.rows = 0
@@ -1257,7 +1286,7 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
         p = job.next_piece
         job.next_piece += 1
         PyThread_release_lock(job.lock)
-        if p >= job.npieces or job.cancel:
+        if p >= job.npieces or bg_flag_get(&job.cancel):
             break
         if not job.store:
             start = p * job.piece_rows
@@ -1274,7 +1303,7 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
                 job.bad_row = rc
             if rc == -2:
                 job.nomem = 1
-            job.cancel = 1
+            bg_flag_set(&job.cancel)
             PyThread_release_lock(job.lock)
             return
         if job.store:
@@ -1309,10 +1338,11 @@ cdef void _worker_thread(void *arg) noexcept nogil:
     PyThread_release_lock(w.done)
 
 
-cdef void _batch_run(bg_batch *job) noexcept nogil:
-    """Every worker's share: workers 1.. in native threads of their own, worker 0
-    in the calling thread.  A thread that cannot be started leaves its pieces
-    to the others (worker 0 takes pieces until none is left)."""
+cdef void _batch_start(bg_batch *job) noexcept:
+    """Start workers 1.. in native threads of their own.  With the GIL held:
+    CPython 3.10 and 3.11 read the thread state of the GIL's holder when
+    starting a thread.  A thread that cannot be started leaves its pieces to
+    the others (worker 0 takes pieces until none is left)."""
     cdef int i
     cdef bg_worker *w
     for i in range(1, job.nworkers):
@@ -1321,12 +1351,18 @@ cdef void _batch_run(bg_batch *job) noexcept nogil:
         w.started = PyThread_start_new_thread(_worker_thread, w) != PYTHREAD_INVALID_THREAD_ID
         if not w.started:
             PyThread_release_lock(w.done)
-    _batch_work(job, &job.workers[0])
+
+
+cdef void _batch_join(bg_batch *job) noexcept nogil:
+    """Wait until every started worker's thread is done."""
+    cdef int i
+    cdef bg_worker *w
     for i in range(1, job.nworkers):
         w = &job.workers[i]
         if w.started:
-            PyThread_acquire_lock(w.done, WAIT_LOCK)  # until its thread is done
+            PyThread_acquire_lock(w.done, WAIT_LOCK)  # released by its thread at the end
             PyThread_release_lock(w.done)
+            w.started = False
 
 
 cdef class Batch:
@@ -1342,14 +1378,15 @@ cdef class Batch:
     """
     cdef object keep                  # the arrays the pointers in job view
     cdef bg_batch job
-    cdef bint ran, finished
+    cdef bint ran, running, finished
 
     def __cinit__(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice, int64_t[::1] counts,
                   int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows):
         cdef Py_ssize_t i
         cdef bg_batch *job = &self.job
+        _check_shapes(boards, dice)
         job.n = boards.shape[0]
-        if dice.shape[0] != job.n or counts.shape[0] != job.n or threads < 1 or piece_rows < 1:
+        if counts.shape[0] != job.n or threads < 1 or piece_rows < 1:
             raise ValueError("inconsistent batch")
         self.keep = (boards, dice, counts)
         job.boards = &boards[0, 0] if job.n else NULL
@@ -1412,12 +1449,16 @@ cdef class Batch:
         return None if self.job.bad_row < 0 else self.job.bad_row
 
     def run(self):
-        """Generate the batch's rows with its threads, the GIL released (once)."""
+        """Generate the batch's rows: workers 1.. in native threads, worker 0 in
+        the calling thread, the GIL released until all are done."""
         if self.ran:
             raise RuntimeError("the batch has run already")
-        self.ran = True
+        self.ran = self.running = True
+        _batch_start(&self.job)
         with nogil:
-            _batch_run(&self.job)
+            _batch_work(&self.job, &self.job.workers[0])
+            _batch_join(&self.job)
+        self.running = False
         if self.job.nomem:
             raise MemoryError()
 
@@ -1431,7 +1472,7 @@ cdef class Batch:
             raise MemoryError()
         if not job.store or self.finished:
             raise RuntimeError("the batch keeps no results, or they were handed over already")
-        if job.cancel or job.known != job.npieces:
+        if self.running or job.cancel or job.known != job.npieces:
             raise RuntimeError("the batch was not completed")
         self.finished = True
         total = job.offsets[job.npieces]
