@@ -844,7 +844,7 @@ def count_many(const unsigned char[::1] boards, const unsigned char[::1] dice):
     if counts == NULL:
         raise MemoryError()
     try:
-        rc = _run_checked(NULL, <const int8_t *>&boards[0], &dice[0], counts, n, 0, n, False)
+        rc = _run_with_kit(NULL, <const int8_t *>&boards[0], &dice[0], counts, 0, n, False)
         if rc >= 0:
             code = _check_row(<const int8_t *>&boards[26 * rc], &dice[2 * rc])
             raise ValueError(f"generation {rc}: {_ERRORS[code]}")
@@ -998,12 +998,9 @@ cdef class Output:
         index of the first invalid row (the rows before it are appended).
         """
         cdef Py_ssize_t rc
-        _check_shapes(boards, dice)
         if self.buf.data == NULL:
             raise MemoryError()
-        rc = _run_checked(&self.buf, &boards[0, 0] if boards.shape[0] else NULL,
-                          &dice[0, 0] if dice.shape[0] else NULL, &counts[0] if counts.shape[0] else NULL,
-                          min(boards.shape[0], dice.shape[0], counts.shape[0]), start, stop, flip)
+        rc = _run_checked(&self.buf, boards, dice, counts, start, stop, flip)
         return None if rc == -1 else rc
 
     def take(self):
@@ -1036,11 +1033,7 @@ def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
                int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop):
     """Check rows [start, stop) and write their numbers of results into
     ``counts``, without the GIL.  Returns None, or the first invalid row."""
-    _check_shapes(boards, dice)
-    cdef Py_ssize_t rc = _run_checked(NULL, &boards[0, 0] if boards.shape[0] else NULL,
-                                      &dice[0, 0] if dice.shape[0] else NULL,
-                                      &counts[0] if counts.shape[0] else NULL,
-                                      min(boards.shape[0], dice.shape[0], counts.shape[0]), start, stop, False)
+    cdef Py_ssize_t rc = _run_checked(NULL, boards, dice, counts, start, stop, False)
     return None if rc == -1 else rc
 
 
@@ -1128,16 +1121,25 @@ cdef void _kits_forget() noexcept:
         _kit_free(_kits[_nkits])
 
 
-cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t *boards, const uint8_t *dice, int64_t *counts,
-                             Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop, bint flip) except -3:
-    """``_run_rows`` over rows [start, stop) of n, with a kit of its own and
-    the GIL released.  Returns -1 or the first invalid row."""
-    cdef bg_kit *kit
+cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
+                             int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop, bint flip) except -3:
+    """``_run_with_kit`` over rows [start, stop) of arrays checked for shape
+    and range.  Returns -1 or the first invalid row."""
+    _check_shapes(boards, dice)
+    if not 0 <= start <= stop <= min(boards.shape[0], counts.shape[0]):
+        raise IndexError("rows out of range")
+    if start == stop:
+        return -1
+    return _run_with_kit(out, &boards[0, 0], &dice[0, 0], &counts[0], start, stop, flip)
+
+
+cdef Py_ssize_t _run_with_kit(bg_rows *out, const int8_t *boards, const uint8_t *dice, int64_t *counts,
+                              Py_ssize_t start, Py_ssize_t stop, bint flip) except -3:
+    """``_run_rows`` over rows [start, stop), with a kit of its own and the GIL
+    released.  Returns -1 or the first invalid row."""
+    cdef bg_kit *kit = _kit_take()
     cdef Py_ssize_t rc
     cdef int cancel = 0
-    if not 0 <= start <= stop <= n:
-        raise IndexError("rows out of range")
-    kit = _kit_take()
     if kit == NULL:
         raise MemoryError()
     with nogil:
@@ -1151,18 +1153,22 @@ cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t *boards, const uint8_t *
 # --- batches over several threads -------------------------------------------
 
 cdef extern from "pythread.h":
-    # Declared here because Cython's own declaration lacks nogil: starting a
-    # native thread needs no GIL, and the thread runs without one.
+    # Declared here because Cython's own declaration takes a function that
+    # needs the GIL; the thread runs without one.
     unsigned long PyThread_start_new_thread(void (*func)(void *) noexcept nogil, void *arg) nogil
     unsigned long PYTHREAD_INVALID_THREAD_ID
 
 
+ctypedef struct bg_staged:
+    Py_ssize_t piece       # a piece with rows in staging
+    Py_ssize_t at          # the staging row where they begin
+    Py_ssize_t skip        # rows of the piece before them (written straight)
+
+
 ctypedef struct bg_worker:
     bg_kit *kit            # its generator, scratch and staging (results waiting for their place)
-    Py_ssize_t *piece      # the pieces in staging, in order
-    Py_ssize_t *at         # the staging row where each begins
-    Py_ssize_t *skip       # rows of the piece before its staged part (written straight)
-    Py_ssize_t first       # piece[first:count] are not placed yet
+    bg_staged *staged      # the staged parts, in order
+    Py_ssize_t first       # staged[first:count] are not placed yet
     Py_ssize_t count
     void *job              # the bg_batch it works for
     bint started           # a native thread of its own runs it
@@ -1214,8 +1220,10 @@ cdef inline Py_ssize_t _straight_rows(bg_batch *job, Py_ssize_t pos, Py_ssize_t 
     return min(rows, (job.result.capacity - pos) // BG_MAX_RESULTS)
 
 
-cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p) noexcept nogil:
-    """Generate piece p and size it; returns ``_run_rows``'s code (-1: done).
+cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
+                                Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    """Generate piece p (rows [start, stop)) and size it; returns ``_run_rows``'s
+    code (-1: done).
 
     The rows go to the worker's staging buffer until the piece's place is
     known (every earlier piece sized); from then on the staged rows are copied
@@ -1226,37 +1234,33 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p) noexc
     """
     cdef bg_rows *staging = &w.kit.staging
     cdef bg_rows straight
-    cdef Py_ssize_t start = p * job.piece_rows
-    cdef Py_ssize_t stop = min(job.n, start + job.piece_rows)
-    cdef Py_ssize_t before = staging.rows, i = start, end, off = 0, pos = 0, staged, rows, rc = -1
+    cdef Py_ssize_t before = staging.rows, i = start, end, off = 0, rows, rc = -1
+    cdef Py_ssize_t written = 0  # rows of results at the piece's place (from off on)
     cdef int mode = _STAGED
     while i < stop and rc == -1:
         end = min(stop, i + _CHUNK_ROWS)
         if mode == _STAGED:
             off = _piece_offset(job, p)
             if off >= 0:
-                staged = staging.rows - before
-                pos = off + staged
-                if _straight_rows(job, pos, 1):
-                    memcpy(job.result.data + 26 * off, staging.data + 26 * before, 26 * staged)
+                mode = _TAIL
+                if _straight_rows(job, off + staging.rows - before, 1):
+                    written = staging.rows - before
+                    memcpy(job.result.data + 26 * off, staging.data + 26 * before, 26 * written)
                     staging.rows = before
                     mode = _STRAIGHT
-                else:
-                    pos = off
-                    mode = _TAIL
         if mode == _STRAIGHT:
-            rows = _straight_rows(job, pos, end - i)
+            rows = _straight_rows(job, off + written, end - i)
             if rows:
                 end = i + rows
             else:
                 mode = _TAIL
         if mode == _STRAIGHT:
-            straight.data = job.result.data + 26 * pos
+            straight.data = job.result.data + 26 * (off + written)
             straight.rows = 0
             straight.capacity = BG_MAX_RESULTS * (end - i)
             rc = _run_rows(w.kit.g, &straight, w.kit.scratch, job.boards, job.dice,
                            job.counts, i, end, job.flip, &job.cancel)
-            pos += straight.rows
+            written += straight.rows
         else:
             rc = _run_rows(w.kit.g, staging, w.kit.scratch, job.boards, job.dice,
                            job.counts, i, end, job.flip, &job.cancel)
@@ -1264,12 +1268,12 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p) noexc
     if rc != -1:
         return rc
     if staging.rows > before:
-        w.piece[w.count] = p
-        w.at[w.count] = before
-        w.skip[w.count] = pos - off if mode != _STAGED else 0
+        w.staged[w.count].piece = p
+        w.staged[w.count].at = before
+        w.staged[w.count].skip = written
         w.count += 1
     PyThread_acquire_lock(job.lock, WAIT_LOCK)
-    job.sizes[p] = (pos - off if mode != _STAGED else 0) + staging.rows - before
+    job.sizes[p] = written + staging.rows - before
     while job.known < job.npieces and job.sizes[job.known] >= 0:
         job.offsets[job.known + 1] = job.offsets[job.known] + job.sizes[job.known]
         job.known += 1
@@ -1288,15 +1292,15 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
         PyThread_release_lock(job.lock)
         if p >= job.npieces or bg_flag_get(&job.cancel):
             break
+        start = p * job.piece_rows
+        stop = min(job.n, start + job.piece_rows)
         if not job.store:
-            start = p * job.piece_rows
-            stop = min(job.n, start + job.piece_rows)
             rc = _run_rows(w.kit.g, NULL, w.kit.scratch, job.boards, job.dice,
                            job.counts, start, stop, job.flip, &job.cancel)
         elif staging.capacity < 32 * job.piece_rows and _rows_grow(staging, 32 * job.piece_rows) < 0:
             rc = -2
         else:
-            rc = _generate_piece(job, w, p)
+            rc = _generate_piece(job, w, p, start, stop)
         if rc != -1:
             PyThread_acquire_lock(job.lock, WAIT_LOCK)
             if rc >= 0 and (job.bad_row < 0 or rc < job.bad_row):
@@ -1314,17 +1318,18 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
 
 cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
     """Copy the worker's staged pieces whose place is known (and fits) to the result."""
-    cdef Py_ssize_t p, known, off, size
+    cdef Py_ssize_t known, off, size
+    cdef bg_staged *part
     PyThread_acquire_lock(job.lock, WAIT_LOCK)
     known = job.known
     PyThread_release_lock(job.lock)
-    while w.first < w.count and w.piece[w.first] < known:
-        p = w.piece[w.first]
-        off = job.offsets[p] + w.skip[w.first]
-        size = job.sizes[p] - w.skip[w.first]
+    while w.first < w.count and w.staged[w.first].piece < known:
+        part = &w.staged[w.first]
+        off = job.offsets[part.piece] + part.skip
+        size = job.sizes[part.piece] - part.skip
         if off + size > job.result.capacity:
             break  # left for Batch.finish, which grows the result
-        memcpy(job.result.data + 26 * off, w.kit.staging.data + 26 * w.at[w.first], 26 * size)
+        memcpy(job.result.data + 26 * off, w.kit.staging.data + 26 * part.at, 26 * size)
         w.first += 1
     if w.first == w.count:
         w.first = w.count = 0
@@ -1419,10 +1424,8 @@ cdef class Batch:
                 raise MemoryError()
             job.result.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>job.result.data) // 26)
             for i in range(threads):
-                job.workers[i].piece = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
-                job.workers[i].at = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
-                job.workers[i].skip = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
-                if job.workers[i].piece == NULL or job.workers[i].at == NULL or job.workers[i].skip == NULL:
+                job.workers[i].staged = <bg_staged *>malloc((job.npieces + 1) * sizeof(bg_staged))
+                if job.workers[i].staged == NULL:
                     raise MemoryError()
 
     def __dealloc__(self):
@@ -1431,9 +1434,7 @@ cdef class Batch:
         if job.workers != NULL:
             for i in range(job.nworkers):
                 _kit_give(job.workers[i].kit)
-                free(job.workers[i].piece)
-                free(job.workers[i].at)
-                free(job.workers[i].skip)
+                free(job.workers[i].staged)
                 if job.workers[i].done != NULL:
                     PyThread_free_lock(job.workers[i].done)
             free(job.workers)
