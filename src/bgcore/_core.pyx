@@ -442,6 +442,17 @@ cdef extern from *:
     static inline int bg_flag_get(volatile int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void bg_flag_set(volatile int *p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
     #endif
+    /* The number of pieces of a batch whose places are known: raised under
+       the batch's lock after their offsets are written (release), read
+       without the lock by threads looking for their piece's place (acquire),
+       which then see those offsets. */
+    #if defined(_MSC_VER)
+    static __inline Py_ssize_t bg_known_get(volatile Py_ssize_t *p) { return *p; }
+    static __inline void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) { *p = v; }
+    #else
+    static inline Py_ssize_t bg_known_get(volatile Py_ssize_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    #endif
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
@@ -452,6 +463,8 @@ cdef extern from *:
     int bg_top_bit(unsigned long x) noexcept nogil
     int bg_flag_get(volatile int *p) noexcept nogil
     void bg_flag_set(volatile int *p) noexcept nogil
+    Py_ssize_t bg_known_get(volatile Py_ssize_t *p) noexcept nogil
+    void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) noexcept nogil
     void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
     size_t bg_buf_capacity(const char *data) noexcept nogil
     char *bg_buf_alloc(size_t n) noexcept nogil
@@ -1056,8 +1069,9 @@ ctypedef struct bg_kit:
 
 
 #: Kits kept for the next call: a thread's generator and buffers (about
-#: 370 KB) allocated per call cost a page fault per 4 KiB each time, because
-#: the allocator hands freed blocks of that size back to the system.  Taken
+#: 480 KB with pieces of 256 rows) allocated per call cost a page fault per
+#: 4 KiB each time, because the allocator hands freed blocks of that size
+#: back to the system.  Taken
 #: and given back with the GIL held, which guards the stack.
 cdef enum:
     _KITS_KEPT = 16
@@ -1179,16 +1193,17 @@ ctypedef struct bg_batch:
     const int8_t *boards
     const uint8_t *dice
     int64_t *counts
-    Py_ssize_t n, piece_rows, npieces, next_piece, known, bad_row
+    Py_ssize_t n, piece_rows, npieces, next_piece, bad_row
+    volatile Py_ssize_t known  # pieces whose offsets are known (bg_known_get/set)
     Py_ssize_t *sizes      # results per piece, -1 until generated
-    Py_ssize_t *offsets    # first result row of each piece (< known)
+    Py_ssize_t *offsets    # first result row of each piece (<= known)
     bint flip, store
     int nomem
     volatile int cancel    # set when a thread meets an invalid row or runs out of memory
     bg_rows result
     bg_worker *workers
     int nworkers
-    PyThread_type_lock lock  # guards next_piece, sizes, offsets, known, bad_row, nomem
+    PyThread_type_lock lock  # guards next_piece, sizes, offsets, bad_row, nomem and raising known
 
 
 cdef enum:
@@ -1200,14 +1215,12 @@ cdef enum:
     _TAIL = 2              # to staging again: no room left for any row's results
 
 
-cdef Py_ssize_t _piece_offset(bg_batch *job, Py_ssize_t p) noexcept nogil:
-    """Where piece p begins in the result, or -1 while an earlier piece is unsized."""
-    cdef Py_ssize_t off = -1
-    PyThread_acquire_lock(job.lock, WAIT_LOCK)
-    if job.known >= p:
-        off = job.offsets[p]
-    PyThread_release_lock(job.lock)
-    return off
+cdef inline Py_ssize_t _piece_offset(bg_batch *job, Py_ssize_t p) noexcept nogil:
+    """Where piece p begins in the result, or -1 while an earlier piece is
+    unsized.  Without the lock: a thread staging a piece looks every few rows."""
+    if bg_known_get(&job.known) >= p:
+        return job.offsets[p]
+    return -1
 
 
 cdef inline Py_ssize_t _straight_rows(bg_batch *job, Py_ssize_t pos, Py_ssize_t rows) noexcept nogil:
@@ -1234,7 +1247,7 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
     """
     cdef bg_rows *staging = &w.kit.staging
     cdef bg_rows straight
-    cdef Py_ssize_t before = staging.rows, i = start, end, off = 0, rows, rc = -1
+    cdef Py_ssize_t before = staging.rows, i = start, end, off = 0, rows, rc = -1, known
     cdef Py_ssize_t written = 0  # rows of results at the piece's place (from off on)
     cdef int mode = _STAGED
     while i < stop and rc == -1:
@@ -1274,9 +1287,11 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
         w.count += 1
     PyThread_acquire_lock(job.lock, WAIT_LOCK)
     job.sizes[p] = written + staging.rows - before
-    while job.known < job.npieces and job.sizes[job.known] >= 0:
-        job.offsets[job.known + 1] = job.offsets[job.known] + job.sizes[job.known]
-        job.known += 1
+    known = job.known
+    while known < job.npieces and job.sizes[known] >= 0:
+        job.offsets[known + 1] = job.offsets[known] + job.sizes[known]
+        known += 1
+    bg_known_set(&job.known, known)  # after the offsets it makes known
     PyThread_release_lock(job.lock)
     return -1
 
@@ -1318,11 +1333,8 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
 
 cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
     """Copy the worker's staged pieces whose place is known (and fits) to the result."""
-    cdef Py_ssize_t known, off, size
+    cdef Py_ssize_t known = bg_known_get(&job.known), off, size
     cdef bg_staged *part
-    PyThread_acquire_lock(job.lock, WAIT_LOCK)
-    known = job.known
-    PyThread_release_lock(job.lock)
     while w.first < w.count and w.staged[w.first].piece < known:
         part = &w.staged[w.first]
         off = job.offsets[part.piece] + part.skip
