@@ -935,11 +935,15 @@ cdef int _check_row(const int8_t *board, const uint8_t *dice) noexcept nogil:
 
 cdef Py_ssize_t _run_rows(bg_movegen *g, bg_rows *out, bg_board *scratch,
                           const int8_t *boards, const uint8_t *dice, int64_t *counts,
-                          Py_ssize_t start, Py_ssize_t stop, bint flip,
+                          const int64_t *ends_base, Py_ssize_t start, Py_ssize_t stop, bint flip,
                           volatile int *cancel) noexcept nogil:
-    """Check and generate rows [start, stop) in order, writing each row's number
-    of results into ``counts``.  The results are appended to ``out`` or, when it
-    is NULL, written to ``scratch`` (BG_MAX_RESULTS boards) and dropped.
+    """Check and generate rows [start, stop) in order.  The results are
+    appended to ``out`` or, when it is NULL, written to ``scratch``
+    (BG_MAX_RESULTS boards) and dropped.
+
+    ``counts[i]`` gets row i's number of results or, when ``ends_base`` is
+    not NULL, where they end: ``ends_base[0]`` plus ``out``'s rows after them
+    (the caller's offsets[i + 1], with no pass over the rows afterwards).
 
     Returns -1 when every row is done, the index of an invalid row (nothing
     after it is generated), -2 when out of memory, or -3 when ``cancel[0]``
@@ -972,9 +976,18 @@ cdef Py_ssize_t _run_rows(bg_movegen *g, bg_rows *out, bg_board *scratch,
                 for k in range(n):
                     bg_flip(&row[k], &row[k])
             out.rows += n
-        counts[i] = n
+        counts[i] = n if ends_base == NULL else ends_base[0] + out.rows
         i += 1
     return -1
+
+
+cdef void _to_ends(int64_t *counts, Py_ssize_t start, Py_ssize_t stop, int64_t base) noexcept nogil:
+    """Turn the numbers of results of rows [start, stop) into where each row's
+    results end, when the first begins at row ``base``."""
+    cdef Py_ssize_t i
+    for i in range(start, stop):
+        base += counts[i]
+        counts[i] = base
 
 
 cdef class Output:
@@ -1004,16 +1017,17 @@ cdef class Output:
         return self.buf.rows
 
     def run(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
-            int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop, bint flip):
+            int64_t[::1] ends, Py_ssize_t start, Py_ssize_t stop, bint flip):
         """Check rows [start, stop) and append their results, without the GIL.
 
-        Each row's number of results goes to ``counts``.  Returns None, or the
-        index of the first invalid row (the rows before it are appended).
+        ``ends[i]`` gets the buffer's rows after row i's results (offsets[i + 1]
+        when the buffer starts empty).  Returns None, or the index of the
+        first invalid row (the rows before it are appended).
         """
         cdef Py_ssize_t rc
         if self.buf.data == NULL:
             raise MemoryError()
-        rc = _run_checked(&self.buf, boards, dice, counts, start, stop, flip)
+        rc = _run_checked(&self.buf, boards, dice, ends, start, stop, flip)
         return None if rc == -1 else rc
 
     def take(self):
@@ -1048,16 +1062,6 @@ def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
     ``counts``, without the GIL.  Returns None, or the first invalid row."""
     cdef Py_ssize_t rc = _run_checked(NULL, boards, dice, counts, start, stop, False)
     return None if rc == -1 else rc
-
-
-def accumulate(int64_t[::1] a):
-    """Turn ``a`` into its running sums, in place (numpy's cumsum, several times faster)."""
-    cdef Py_ssize_t i
-    cdef int64_t total = 0
-    with nogil:
-        for i in range(a.shape[0]):
-            total += a[i]
-            a[i] = total
 
 
 # --- working memory of a thread, kept between calls -------------------------
@@ -1150,14 +1154,17 @@ cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t[:, ::1] boards, const ui
 cdef Py_ssize_t _run_with_kit(bg_rows *out, const int8_t *boards, const uint8_t *dice, int64_t *counts,
                               Py_ssize_t start, Py_ssize_t stop, bint flip) except -3:
     """``_run_rows`` over rows [start, stop), with a kit of its own and the GIL
-    released.  Returns -1 or the first invalid row."""
+    released: ``counts`` gets the numbers of results or, with ``out``, the
+    ends of each row's results in it.  Returns -1 or the first invalid row."""
     cdef bg_kit *kit = _kit_take()
     cdef Py_ssize_t rc
     cdef int cancel = 0
+    cdef int64_t base = 0
     if kit == NULL:
         raise MemoryError()
     with nogil:
-        rc = _run_rows(kit.g, out, kit.scratch, boards, dice, counts, start, stop, flip, &cancel)
+        rc = _run_rows(kit.g, out, kit.scratch, boards, dice, counts, &base if out != NULL else NULL,
+                       start, stop, flip, &cancel)
     _kit_give(kit)
     if rc == -2:
         raise MemoryError()
@@ -1177,6 +1184,7 @@ ctypedef struct bg_staged:
     Py_ssize_t piece       # a piece with rows in staging
     Py_ssize_t at          # the staging row where they begin
     Py_ssize_t skip        # rows of the piece before them (written straight)
+    bint unplaced          # the whole piece: its rows' ends wait for its place too
 
 
 ctypedef struct bg_worker:
@@ -1192,7 +1200,8 @@ ctypedef struct bg_worker:
 ctypedef struct bg_batch:
     const int8_t *boards
     const uint8_t *dice
-    int64_t *counts
+    int64_t *counts        # per row: its number of results or, when the results are
+                           # kept, where they end in the result (offsets[1:])
     Py_ssize_t n, piece_rows, npieces, next_piece, bad_row
     volatile Py_ssize_t known  # pieces whose offsets are known (bg_known_get/set)
     Py_ssize_t *sizes      # results per piece, -1 until generated
@@ -1243,18 +1252,21 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
     there and the rest are written straight into the result, which spares
     copying them later.  Two threads taking pieces in turn learn their place
     about halfway through a piece.  What is still staged at the end is listed
-    for ``_batch_place``.
+    for ``_batch_place``.  Each row's end in the result goes to ``job.counts``
+    once the piece's place is known.
     """
     cdef bg_rows *staging = &w.kit.staging
     cdef bg_rows straight
     cdef Py_ssize_t before = staging.rows, i = start, end, off = 0, rows, rc = -1, known
     cdef Py_ssize_t written = 0  # rows of results at the piece's place (from off on)
+    cdef int64_t base            # where the rows of the buffer being written to begin
     cdef int mode = _STAGED
     while i < stop and rc == -1:
         end = min(stop, i + _CHUNK_ROWS)
         if mode == _STAGED:
             off = _piece_offset(job, p)
             if off >= 0:
+                _to_ends(job.counts, start, i, off)
                 mode = _TAIL
                 if _straight_rows(job, off + staging.rows - before, 1):
                     written = staging.rows - before
@@ -1271,19 +1283,22 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
             straight.data = job.result.data + 26 * (off + written)
             straight.rows = 0
             straight.capacity = BG_MAX_RESULTS * (end - i)
+            base = off + written
             rc = _run_rows(w.kit.g, &straight, w.kit.scratch, job.boards, job.dice,
-                           job.counts, i, end, job.flip, &job.cancel)
+                           job.counts, &base, i, end, job.flip, &job.cancel)
             written += straight.rows
         else:
+            base = off + written - before  # staging's rows from ``before`` on follow ``written``
             rc = _run_rows(w.kit.g, staging, w.kit.scratch, job.boards, job.dice,
-                           job.counts, i, end, job.flip, &job.cancel)
+                           job.counts, &base if mode == _TAIL else NULL, i, end, job.flip, &job.cancel)
         i = end
     if rc != -1:
         return rc
-    if staging.rows > before:
+    if staging.rows > before or mode == _STAGED:
         w.staged[w.count].piece = p
         w.staged[w.count].at = before
         w.staged[w.count].skip = written
+        w.staged[w.count].unplaced = mode == _STAGED
         w.count += 1
     PyThread_acquire_lock(job.lock, WAIT_LOCK)
     job.sizes[p] = written + staging.rows - before
@@ -1311,7 +1326,7 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
         stop = min(job.n, start + job.piece_rows)
         if not job.store:
             rc = _run_rows(w.kit.g, NULL, w.kit.scratch, job.boards, job.dice,
-                           job.counts, start, stop, job.flip, &job.cancel)
+                           job.counts, NULL, start, stop, job.flip, &job.cancel)
         elif staging.capacity < 32 * job.piece_rows and _rows_grow(staging, 32 * job.piece_rows) < 0:
             rc = -2
         else:
@@ -1332,8 +1347,9 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
 
 
 cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
-    """Copy the worker's staged pieces whose place is known (and fits) to the result."""
-    cdef Py_ssize_t known = bg_known_get(&job.known), off, size
+    """Copy the worker's staged pieces whose place is known (and fits) to the
+    result; a piece staged whole gets its rows' ends then too."""
+    cdef Py_ssize_t known = bg_known_get(&job.known), off, size, start
     cdef bg_staged *part
     while w.first < w.count and w.staged[w.first].piece < known:
         part = &w.staged[w.first]
@@ -1342,6 +1358,9 @@ cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
         if off + size > job.result.capacity:
             break  # left for Batch.finish, which grows the result
         memcpy(job.result.data + 26 * off, w.kit.staging.data + 26 * part.at, 26 * size)
+        if part.unplaced:
+            start = part.piece * job.piece_rows
+            _to_ends(job.counts, start, min(job.n, start + job.piece_rows), off)
         w.first += 1
     if w.first == w.count:
         w.first = w.count = 0
@@ -1392,6 +1411,9 @@ cdef class Batch:
     (``_generate_piece``); staged rows are copied there once their place is
     known.  ``run`` does the work (the calling thread is one of the threads);
     ``finish`` places what is left and hands the result over.
+
+    ``counts[i]`` gets row i's number of results or, when the batch keeps
+    them (``store``), where they end in the result: ``offsets[i + 1]``.
     """
     cdef object keep                  # the arrays the pointers in job view
     cdef bg_batch job

@@ -115,21 +115,21 @@ def _count(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int) -> np.nd
 def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int,
               flip: bool) -> tuple[np.ndarray, np.ndarray]:
     n = b8.shape[0]
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    counts = offsets[1:]  # made running sums below
+    offsets = np.empty(n + 1, dtype=np.int64)
+    offsets[0] = 0
+    ends = offsets[1:]  # where each board's results end: written by the native code
     k = _threads_for(n, threads)
     if k == 1:
         # One thread writes straight into the buffer the caller gets.
         out = _core.Output(_RESERVE_PER_ROW * n)
-        if out.run(b8, d8, counts, 0, n, flip) is not None:
+        if out.run(b8, d8, ends, 0, n, flip) is not None:
             raise _invalid(b8, d8, d)
         buffer = out.take()
     else:
-        job = _shared(b8, d8, counts, k, flip, True)
+        job = _shared(b8, d8, ends, k, flip, True)
         if job.bad_row is not None:
             raise _invalid(b8, d8, d)
         buffer = job.finish()
-    _core.accumulate(counts)
     children = np.empty((0, 26), dtype=np.int8) if buffer is None else np.asarray(buffer)
     return children, offsets
 
