@@ -118,6 +118,34 @@ def test_kept_buffers_are_reused_without_stale_rows(corpus) -> None:
     assert (batch.generate(boards, dice)[0] == expected).all()
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3, 5])
+def test_native_code_writes_every_end_once(corpus, threads: int) -> None:
+    """Output.run and Batch write every row's end (offsets[1:]) themselves, in
+    every way a piece's rows can go (straight, staged whole, staged head, tail
+    staged for want of room): arrays prefilled with -7 show any row left out."""
+    from bgcore import _core
+
+    _, boards, dice = corpus
+    b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
+    expected = np.cumsum(batch.count(b8, d8))
+    n, total = len(b8), int(expected[-1])
+    ends = np.full(n, -7, np.int64)
+    out = _core.Output(1)
+    assert out.run(b8, d8, ends, 0, n, False) is None and (ends == expected).all()
+    half = -(-(_core.MAX_RESULTS + total // 2) // n)
+    for piece_rows in (1, 3, 50, 256):
+        for reserve in (0, 32, half):
+            ends = np.full(n, -7, np.int64)
+            job = _core.Batch(b8, d8, ends, threads, piece_rows, False, True, reserve * n)
+            job.run()
+            assert job.bad_row is None
+            assert np.asarray(job.finish()).shape == (total, 26)
+            assert (ends == expected).all(), (piece_rows, reserve)
+            counts = np.full(n, -7, np.int64)  # a batch that keeps no results gives counts
+            _core.Batch(b8, d8, counts, threads, piece_rows, False, False, 0).run()
+            assert (counts == np.diff(expected, prepend=0)).all()
+
+
 @pytest.mark.parametrize("piece_rows", [1, 3, 50])
 @pytest.mark.parametrize("room", ["none", "short", "half", "ample"])
 def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, room: str) -> None:
