@@ -434,13 +434,14 @@ cdef extern from *:
     }
     #endif
     /* Copy n bytes to memory this thread will not read again (a batch's
-       result), with non-temporal stores where SSE2 has them: they skip
+       result), with non-temporal stores in builds for SSE2 (every x86-64
+       build; memcpy in others): they skip
        reading each destination line first and leave the cache to the
        generator.  Staged results copied so took 3.3-4.6 TSC ticks per
        26-byte row against 5.4-6.6 with memcpy (2 threads, benchmark corpus).
        The fence orders them before the stores that publish the rows. */
     static inline void bg_copy_out(char *dst, const char *src, size_t n) {
-    #if defined(__SSE2__) || defined(_M_X64)
+    #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
         size_t head = (16 - ((size_t)dst & 15)) & 15;
         if (n < 256) {
             memcpy(dst, src, n);
@@ -474,8 +475,25 @@ cdef extern from *:
        without the lock by threads looking for their piece's place (acquire),
        which then see those offsets. */
     #if defined(_MSC_VER)
-    static __inline Py_ssize_t bg_known_get(volatile Py_ssize_t *p) { return *p; }
-    static __inline void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) { *p = v; }
+    /* A volatile access alone orders memory only under /volatile:ms, the
+       default on x86 and x64 but not on ARM64: fence explicitly there. */
+    #include <intrin.h>
+    #if defined(_M_ARM64)
+    #define BG_HW_FENCE() __dmb(_ARM64_BARRIER_ISH)
+    #else
+    #define BG_HW_FENCE() ((void)0)
+    #endif
+    static __inline Py_ssize_t bg_known_get(volatile Py_ssize_t *p) {
+        Py_ssize_t v = *p;
+        BG_HW_FENCE();
+        _ReadWriteBarrier();
+        return v;
+    }
+    static __inline void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) {
+        _ReadWriteBarrier();
+        BG_HW_FENCE();
+        *p = v;
+    }
     #else
     static inline Py_ssize_t bg_known_get(volatile Py_ssize_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
@@ -970,8 +988,9 @@ cdef Py_ssize_t _run_rows(bg_movegen *g, bg_rows *out, bg_board *scratch,
     (BG_MAX_RESULTS boards) and dropped.
 
     ``counts[i]`` gets row i's number of results or, when ``ends_base`` is
-    not NULL, where they end: ``ends_base[0]`` plus ``out``'s rows after them
-    (the caller's offsets[i + 1], with no pass over the rows afterwards).
+    not NULL (only with an ``out``), where they end: ``ends_base[0]`` plus
+    ``out``'s rows after them (the caller's offsets[i + 1], with no pass over
+    the rows afterwards).
 
     Returns -1 when every row is done, the index of an invalid row (nothing
     after it is generated), -2 when out of memory, or -3 when ``cancel[0]``
@@ -1212,7 +1231,7 @@ ctypedef struct bg_staged:
     Py_ssize_t piece       # a piece with rows in staging
     Py_ssize_t at          # the staging row where they begin
     Py_ssize_t skip        # rows of the piece before them (written straight)
-    bint unplaced          # the whole piece: its rows' ends wait for its place too
+    bint unplaced          # the whole piece: its rows get their ends when it is placed
 
 
 ctypedef struct bg_worker:
@@ -1281,7 +1300,8 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
     copying them later.  Two threads taking pieces in turn learn their place
     about halfway through a piece.  What is still staged at the end is listed
     for ``_batch_place``.  Each row's end in the result goes to ``job.counts``
-    once the piece's place is known.
+    once the piece's place is known (for a piece staged whole: once it is
+    placed, by ``_batch_place``).
     """
     cdef bg_rows *staging = &w.kit.staging
     cdef bg_rows straight
@@ -1441,7 +1461,9 @@ cdef class Batch:
     ``finish`` places what is left and hands the result over.
 
     ``counts[i]`` gets row i's number of results or, when the batch keeps
-    them (``store``), where they end in the result: ``offsets[i + 1]``.
+    them (``store``), where they end in the result: ``offsets[i + 1]``, all of
+    them once ``finish`` has returned (until then, rows of pieces not yet
+    placed still hold their numbers of results).
     """
     cdef object keep                  # the arrays the pointers in job view
     cdef bg_batch job
