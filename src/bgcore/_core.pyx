@@ -462,22 +462,17 @@ cdef extern from *:
     #endif
     }
     /* The cancel flag of a batch: set once (0 -> 1) by one thread, polled by
-       the others without the lock, so it is read and written atomically. */
+       the others without the lock, so it is read and written atomically
+       (relaxed).  The number of pieces of a batch whose places are known:
+       raised under the batch's lock after their offsets are written
+       (release), read without the lock by threads looking for their piece's
+       place (acquire), which then see those offsets. */
     #if defined(_MSC_VER)
+    #include <intrin.h>
     static __inline int bg_flag_get(volatile int *p) { return *p; }
     static __inline void bg_flag_set(volatile int *p) { *p = 1; }
-    #else
-    static inline int bg_flag_get(volatile int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-    static inline void bg_flag_set(volatile int *p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
-    #endif
-    /* The number of pieces of a batch whose places are known: raised under
-       the batch's lock after their offsets are written (release), read
-       without the lock by threads looking for their piece's place (acquire),
-       which then see those offsets. */
-    #if defined(_MSC_VER)
     /* A volatile access alone orders memory only under /volatile:ms, the
        default on x86 and x64 but not on ARM64: fence explicitly there. */
-    #include <intrin.h>
     #if defined(_M_ARM64)
     #define BG_HW_FENCE() __dmb(_ARM64_BARRIER_ISH)
     #else
@@ -495,6 +490,8 @@ cdef extern from *:
         *p = v;
     }
     #else
+    static inline int bg_flag_get(volatile int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void bg_flag_set(volatile int *p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
     static inline Py_ssize_t bg_known_get(volatile Py_ssize_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     #endif
@@ -1122,8 +1119,8 @@ ctypedef struct bg_kit:
 #: Kits kept for the next call: a thread's generator and buffers (about
 #: 480 KB with pieces of 256 rows) allocated per call cost a page fault per
 #: 4 KiB each time, because the allocator hands freed blocks of that size
-#: back to the system.  Taken
-#: and given back with the GIL held, which guards the stack.
+#: back to the system.  Taken and given back with the GIL held, which guards
+#: the stack.
 cdef enum:
     _KITS_KEPT = 16
 cdef bg_kit *_kits[_KITS_KEPT]
@@ -1271,6 +1268,13 @@ cdef enum:
     _TAIL = 2              # to staging again: no room left for any row's results
 
 
+cdef inline Py_ssize_t _piece_start(bg_batch *job, Py_ssize_t p, Py_ssize_t *stop) noexcept nogil:
+    """The first row of piece p; ``stop[0]`` gets the row after its last."""
+    cdef Py_ssize_t start = p * job.piece_rows
+    stop[0] = min(job.n, start + job.piece_rows)
+    return start
+
+
 cdef inline Py_ssize_t _piece_offset(bg_batch *job, Py_ssize_t p) noexcept nogil:
     """Where piece p begins in the result, or -1 while an earlier piece is
     unsized.  Without the lock: a thread staging a piece looks every few rows."""
@@ -1370,8 +1374,7 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
         PyThread_release_lock(job.lock)
         if p >= job.npieces or bg_flag_get(&job.cancel):
             break
-        start = p * job.piece_rows
-        stop = min(job.n, start + job.piece_rows)
+        start = _piece_start(job, p, &stop)
         if not job.store:
             rc = _run_rows(w.kit.g, NULL, w.kit.scratch, job.boards, job.dice,
                            job.counts, NULL, start, stop, job.flip, &job.cancel)
@@ -1397,7 +1400,7 @@ cdef void _batch_work(bg_batch *job, bg_worker *w) noexcept nogil:
 cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
     """Copy the worker's staged pieces whose place is known (and fits) to the
     result; a piece staged whole gets its rows' ends then too."""
-    cdef Py_ssize_t known = bg_known_get(&job.known), off, size, start
+    cdef Py_ssize_t known = bg_known_get(&job.known), off, size, start, stop
     cdef bg_staged *part
     while w.first < w.count and w.staged[w.first].piece < known:
         part = &w.staged[w.first]
@@ -1407,8 +1410,8 @@ cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
             break  # left for Batch.finish, which grows the result
         bg_copy_out(<char *>job.result.data + 26 * off, <char *>w.kit.staging.data + 26 * part.at, 26 * size)
         if part.unplaced:
-            start = part.piece * job.piece_rows
-            _to_ends(job.counts, start, min(job.n, start + job.piece_rows), off)
+            start = _piece_start(job, part.piece, &stop)
+            _to_ends(job.counts, start, stop, off)
         w.first += 1
     if w.first == w.count:
         w.first = w.count = 0

@@ -76,7 +76,7 @@ _PIECE_ROWS = 256
 
 
 #: Fewest rows worth a thread of their own: starting a native thread and
-#: waiting for it costs about 40-50 µs here, a hundred generations or so.
+#: waiting for it costs about 40-90 µs here, one or two hundred generations.
 _MIN_ROWS_PER_THREAD = 256
 
 
@@ -101,7 +101,7 @@ def _shared(b8: np.ndarray, d8: np.ndarray, counts: np.ndarray, k: int, flip: bo
 
 def _count(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int) -> np.ndarray:
     n = b8.shape[0]
-    counts = np.zeros(n, dtype=np.int64)
+    counts = np.empty(n, dtype=np.int64)  # every row is written by the native code
     k = _threads_for(n, threads)
     if k == 1:
         bad = _core.count_rows(b8, d8, counts, 0, n)
