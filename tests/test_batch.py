@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+
 import numpy as np
 import pytest
 
@@ -276,3 +280,70 @@ def test_a_batch_runs_once_and_its_threads_all_finish(corpus) -> None:
         assert job.bad_row is None and (counts == expected).all()
         with pytest.raises(RuntimeError, match="has run already"):
             job.run()
+
+
+def _os_threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def _threads_reach(count: int, seconds: float = 10.0) -> bool:
+    """Whether the process's OS threads number ``count`` within ``seconds``
+    (threads told to end take a moment to go)."""
+    deadline = time.monotonic() + seconds
+    while _os_threads() != count:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts OS threads through /proc")
+def test_native_threads_are_kept_for_the_next_batch(corpus) -> None:
+    """A batch's native threads wait for the next one (none is started again),
+    at most 16 are kept, and release_buffers ends them."""
+    from bgcore import _core
+
+    _, boards, dice = corpus
+    expected = batch.count(boards, dice)
+    batch.release_buffers()
+    time.sleep(0.05)
+    base = _os_threads()
+    for _ in range(3):
+        assert (batch.count(boards, dice, threads=3) == expected).all()
+        assert _os_threads() == base + 2  # the caller's thread is the third
+        children, offsets = batch.generate(boards, dice, threads=3)
+        assert (np.diff(offsets) == expected).all() and _os_threads() == base + 2
+    many = 20
+    tiled = -(-many * 256 // len(boards))  # rows enough for 20 threads
+    counts = batch.count(np.concatenate([boards] * tiled), np.concatenate([dice] * tiled), threads=many)
+    assert (counts == np.concatenate([expected] * tiled)).all()
+    assert _threads_reach(base + _core.POOL_KEPT)  # the rest end after their batch
+    batch.release_buffers()
+    assert _threads_reach(base)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_starts_threads_of_its_own(corpus) -> None:
+    """The parent's kept threads do not exist in a forked child: the child's
+    batches start their own instead of waiting for them forever."""
+    _, boards, dice = corpus
+    expected = batch.count(boards, dice)
+    batch.count(boards, dice, threads=3)  # threads kept in the parent
+    pid = os.fork()
+    if pid == 0:  # the child: exit status 0 when the batches agree
+        try:
+            ok = (batch.count(boards, dice, threads=3) == expected).all()
+            ok = ok and (np.diff(batch.generate(boards, dice, threads=2)[1]) == expected).all()
+        except BaseException:
+            ok = False
+        os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    pytest.fail("a batch in the forked child waited for threads that exist only in the parent")

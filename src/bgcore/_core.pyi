@@ -3,6 +3,7 @@
 import numpy as np
 
 MAX_RESULTS: int
+POOL_KEPT: int  # idle native threads kept between batches
 
 def validate(board: bytes) -> str | None: ...
 def flip(board: bytes) -> bytes: ...
@@ -25,7 +26,8 @@ class Output:
     def take(self) -> memoryview | None: ...
 
 class Batch:
-    """The rows of one batch, shared by several native threads (``run``)."""
+    """The rows of one batch, shared by the calling thread and kept native
+    threads (``run``)."""
 
     def __init__(self, boards: np.ndarray, dice: np.ndarray, counts: np.ndarray, threads: int,
                  piece_rows: int, flip: bool, store: bool, reserve_rows: int) -> None: ...

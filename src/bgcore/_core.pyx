@@ -13,6 +13,8 @@ from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cython.view cimport array as cvarray
+
+import os
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
 
@@ -495,6 +497,16 @@ cdef extern from *:
     static inline Py_ssize_t bg_known_get(volatile Py_ssize_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     #endif
+    /* A hint that the thread is spinning (pause on x86, yield on ARM). */
+    #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    #define bg_pause() _mm_pause()
+    #elif defined(_M_ARM64)
+    #define bg_pause() __yield()
+    #elif defined(__aarch64__) || defined(__arm__)
+    #define bg_pause() __asm__ __volatile__("yield")
+    #else
+    #define bg_pause() ((void)0)
+    #endif
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
@@ -506,6 +518,7 @@ cdef extern from *:
     int bg_flag_get(volatile int *p) noexcept nogil
     void bg_copy_out(char *dst, const char *src, size_t n) noexcept nogil
     void bg_flag_set(volatile int *p) noexcept nogil
+    void bg_pause() noexcept nogil
     Py_ssize_t bg_known_get(volatile Py_ssize_t *p) noexcept nogil
     void bg_known_set(volatile Py_ssize_t *p, Py_ssize_t v) noexcept nogil
     void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
@@ -1116,15 +1129,39 @@ ctypedef struct bg_kit:
     bg_rows staging        # results waiting for their place (batches over threads)
 
 
+cdef enum:
+    _KEPT = 16             # kits, and idle pool threads, kept at most
+
+
+ctypedef struct bg_kept:
+    # Things kept for later calls, last in first out.  Used with the GIL
+    # held, which guards it.
+    void *items[_KEPT]
+    int n
+
+
+cdef inline bint _keep(bg_kept *kept, void *item) noexcept:
+    """Keep ``item``; False (not kept) when ``kept`` is full."""
+    if kept.n == _KEPT:
+        return False
+    kept.items[kept.n] = item
+    kept.n += 1
+    return True
+
+
+cdef inline void *_unkeep(bg_kept *kept) noexcept:
+    """The item kept last, taken out; NULL when there is none."""
+    if kept.n == 0:
+        return NULL
+    kept.n -= 1
+    return kept.items[kept.n]
+
+
 #: Kits kept for the next call: a thread's generator and buffers (about
 #: 480 KB with pieces of 256 rows) allocated per call cost a page fault per
 #: 4 KiB each time, because the allocator hands freed blocks of that size
-#: back to the system.  Taken and given back with the GIL held, which guards
-#: the stack.
-cdef enum:
-    _KITS_KEPT = 16
-cdef bg_kit *_kits[_KITS_KEPT]
-cdef int _nkits = 0
+#: back to the system.
+cdef bg_kept _kits
 
 cdef enum:
     # A staging buffer grown past this many rows (a thread waited long for
@@ -1142,11 +1179,9 @@ cdef void _kit_free(bg_kit *kit) noexcept nogil:
 
 cdef bg_kit *_kit_take() noexcept:
     """A kept kit, or a new one; NULL when out of memory.  GIL held."""
-    global _nkits
-    cdef bg_kit *kit
-    if _nkits:
-        _nkits -= 1
-        return _kits[_nkits]
+    cdef bg_kit *kit = <bg_kit *>_unkeep(&_kits)
+    if kit != NULL:
+        return kit
     kit = <bg_kit *>calloc(1, sizeof(bg_kit))
     if kit == NULL:
         return NULL
@@ -1158,29 +1193,28 @@ cdef bg_kit *_kit_take() noexcept:
     return kit
 
 
-cdef void _kit_give(bg_kit *kit) noexcept:
-    """Keep ``kit`` for a later call (or free it).  GIL held."""
-    global _nkits
-    if kit == NULL:
-        return
+cdef void _kit_empty(bg_kit *kit) noexcept nogil:
+    """Empty the kit's staging buffer (and free it when it grew large)."""
     kit.staging.rows = 0
     if kit.staging.capacity > _STAGING_KEPT_ROWS:
         bg_buf_free(<char *>kit.staging.data)
         kit.staging.data = NULL
         kit.staging.capacity = 0
-    if _nkits < _KITS_KEPT:
-        _kits[_nkits] = kit
-        _nkits += 1
-    else:
+
+
+cdef void _kit_give(bg_kit *kit) noexcept:
+    """Keep ``kit`` for a later call (or free it).  GIL held."""
+    if kit == NULL:
+        return
+    _kit_empty(kit)
+    if not _keep(&_kits, kit):
         _kit_free(kit)
 
 
 cdef void _kits_forget() noexcept:
     """Free every kept kit.  GIL held."""
-    global _nkits
-    while _nkits:
-        _nkits -= 1
-        _kit_free(_kits[_nkits])
+    while _kits.n:
+        _kit_free(<bg_kit *>_unkeep(&_kits))
 
 
 cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
@@ -1222,6 +1256,8 @@ cdef extern from "pythread.h":
     # needs the GIL; the thread runs without one.
     unsigned long PyThread_start_new_thread(void (*func)(void *) noexcept nogil, void *arg) nogil
     unsigned long PYTHREAD_INVALID_THREAD_ID
+    # Cython's declaration needs the GIL, which a pool thread ending itself lacks.
+    void bg_free_lock "PyThread_free_lock"(PyThread_type_lock lock) noexcept nogil
 
 
 ctypedef struct bg_staged:
@@ -1231,14 +1267,24 @@ ctypedef struct bg_staged:
     bint unplaced          # the whole piece: its rows get their ends when it is placed
 
 
+cdef struct bg_pool_thread
+
+
 ctypedef struct bg_worker:
     bg_kit *kit            # its generator, scratch and staging (results waiting for their place)
     bg_staged *staged      # the staged parts, in order
     Py_ssize_t first       # staged[first:count] are not placed yet
     Py_ssize_t count
     void *job              # the bg_batch it works for
-    bint started           # a native thread of its own runs it
-    PyThread_type_lock done  # held while that thread runs
+    bg_pool_thread *thread  # the pool's native thread that runs it (NULL: the caller's)
+
+
+cdef struct bg_pool_thread:
+    PyThread_type_lock go    # released to hand the thread a worker to run (or to end it)
+    PyThread_type_lock done  # released by the thread when that worker's share is done
+    bg_worker *worker        # what it runs next; NULL: end the thread
+    volatile int finished    # set when that worker's share is done (bg_flag_get/set)
+    bg_kit *kit              # its working memory, kept as long as the thread
 
 
 ctypedef struct bg_batch:
@@ -1246,7 +1292,9 @@ ctypedef struct bg_batch:
     const uint8_t *dice
     int64_t *counts        # per row: its number of results or, when the results are
                            # kept, where they end in the result (offsets[1:])
-    Py_ssize_t n, piece_rows, npieces, next_piece, bad_row
+    Py_ssize_t n, npieces, next_piece, bad_row
+    Py_ssize_t piece_rows  # rows of each of the first ``big`` pieces
+    Py_ssize_t big         # pieces of piece_rows rows; the rest are a quarter of that
     volatile Py_ssize_t known  # pieces whose offsets are known (bg_known_get/set)
     Py_ssize_t *sizes      # results per piece, -1 until generated
     Py_ssize_t *offsets    # first result row of each piece (<= known)
@@ -1268,10 +1316,21 @@ cdef enum:
     _TAIL = 2              # to staging again: no room left for any row's results
 
 
+cdef inline Py_ssize_t _small_rows(Py_ssize_t piece_rows) noexcept nogil:
+    """Rows of a piece near the end of a batch."""
+    return max(1, piece_rows // 4)
+
+
 cdef inline Py_ssize_t _piece_start(bg_batch *job, Py_ssize_t p, Py_ssize_t *stop) noexcept nogil:
     """The first row of piece p; ``stop[0]`` gets the row after its last."""
-    cdef Py_ssize_t start = p * job.piece_rows
-    stop[0] = min(job.n, start + job.piece_rows)
+    cdef Py_ssize_t start, rows
+    if p < job.big:
+        rows = job.piece_rows
+        start = p * rows
+    else:
+        rows = _small_rows(job.piece_rows)
+        start = job.big * job.piece_rows + (p - job.big) * rows
+    stop[0] = min(job.n, start + rows)
     return start
 
 
@@ -1418,45 +1477,145 @@ cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
         w.kit.staging.rows = 0
 
 
-cdef void _worker_thread(void *arg) noexcept nogil:
-    """Entry point of a worker's native thread: its share, then word that it is done."""
-    cdef bg_worker *w = <bg_worker *>arg
-    _batch_work(<bg_batch *>w.job, w)
-    PyThread_release_lock(w.done)
+# --- the pool of native threads, kept between batches ------------------------
+#
+# Starting a native thread cost the calling thread 65-85 µs here (with the GIL
+# held), and the new thread began work 100-140 µs after the batch did: as much
+# as 2% of a 42,000-row batch's time over two threads.  A kept thread waits on
+# its ``go`` lock instead and starts work 15-55 µs after it is released (the
+# time an idle virtual CPU takes to wake).  Taken and given back with the GIL
+# held, which guards the stack of idle threads.
+
+cdef bg_kept _idle        # idle threads; more than _KEPT end after their batch
+POOL_KEPT = _KEPT
 
 
-cdef void _batch_start(bg_batch *job) noexcept:
-    """Start workers 1.. in native threads of their own.  With the GIL held:
+cdef void _pool_thread_free(bg_pool_thread *t) noexcept nogil:
+    if t.go != NULL:
+        bg_free_lock(t.go)
+    if t.done != NULL:
+        bg_free_lock(t.done)
+    _kit_free(t.kit)
+    free(t)
+
+
+cdef void _pool_main(void *arg) noexcept nogil:
+    """A kept thread: run each worker it is handed, until handed NULL."""
+    cdef bg_pool_thread *t = <bg_pool_thread *>arg
+    cdef bg_worker *w
+    while True:
+        PyThread_acquire_lock(t.go, WAIT_LOCK)
+        w = t.worker
+        if w == NULL:
+            break
+        _batch_work(<bg_batch *>w.job, w)
+        bg_flag_set(&t.finished)
+        PyThread_release_lock(t.done)
+    _pool_thread_free(t)
+
+
+cdef bg_pool_thread *_pool_take() noexcept:
+    """An idle kept thread, or a new one; NULL when none can be had.  GIL held:
     CPython 3.10 and 3.11 read the thread state of the GIL's holder when
-    starting a thread.  A thread that cannot be started leaves its pieces to
-    the others (worker 0 takes pieces until none is left)."""
+    starting a thread."""
+    cdef bg_pool_thread *t = <bg_pool_thread *>_unkeep(&_idle)
+    if t != NULL:
+        return t
+    t = <bg_pool_thread *>calloc(1, sizeof(bg_pool_thread))
+    if t == NULL:
+        return NULL
+    t.go = PyThread_allocate_lock()
+    t.done = PyThread_allocate_lock()
+    t.kit = _kit_take()
+    if t.go == NULL or t.done == NULL or t.kit == NULL:
+        _pool_thread_free(t)
+        return NULL
+    # Both held: the thread waits for go, its caller for done.
+    PyThread_acquire_lock(t.go, WAIT_LOCK)
+    PyThread_acquire_lock(t.done, WAIT_LOCK)
+    if PyThread_start_new_thread(_pool_main, t) == PYTHREAD_INVALID_THREAD_ID:
+        _pool_thread_free(t)
+        return NULL
+    return t
+
+
+cdef void _pool_end(bg_pool_thread *t) noexcept:
+    """Let an idle thread end (it frees itself)."""
+    t.worker = NULL
+    PyThread_release_lock(t.go)
+
+
+cdef void _pool_give(bg_pool_thread *t) noexcept:
+    """Keep an idle thread for a later batch, or end it.  GIL held."""
+    if t == NULL:
+        return
+    _kit_empty(t.kit)
+    if not _keep(&_idle, t):
+        _pool_end(t)
+
+
+cdef void _pool_forget() noexcept:
+    """End every idle thread.  GIL held."""
+    while _idle.n:
+        _pool_end(<bg_pool_thread *>_unkeep(&_idle))
+
+
+cdef _after_fork_in_child():
+    """A forked child has none of its parent's threads: drop the records of the
+    idle ones (a kept kit's memory is freed; the locks go with them)."""
+    while _idle.n:
+        _pool_thread_free(<bg_pool_thread *>_unkeep(&_idle))
+
+
+def _forget_pool_in_child():
+    _after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
+
+
+cdef void _batch_start(bg_batch *job) noexcept nogil:
+    """Hand workers 1.. to their pool threads."""
     cdef int i
     cdef bg_worker *w
     for i in range(1, job.nworkers):
         w = &job.workers[i]
-        PyThread_acquire_lock(w.done, WAIT_LOCK)
-        w.started = PyThread_start_new_thread(_worker_thread, w) != PYTHREAD_INVALID_THREAD_ID
-        if not w.started:
-            PyThread_release_lock(w.done)
+        if w.thread != NULL:
+            w.thread.worker = w
+            w.thread.finished = 0
+            PyThread_release_lock(w.thread.go)
+
+
+cdef enum:
+    # Pauses a thread spins for another to finish its last piece before it
+    # sleeps (about 300 µs on current x86, where a pause takes 140 cycles):
+    # a sleeping thread took 30-60 µs to wake here.
+    _JOIN_SPINS = 4096
 
 
 cdef void _batch_join(bg_batch *job) noexcept nogil:
-    """Wait until every started worker's thread is done."""
-    cdef int i
+    """Wait until every pool thread has run its worker."""
+    cdef int i, spins
     cdef bg_worker *w
     for i in range(1, job.nworkers):
         w = &job.workers[i]
-        if w.started:
-            PyThread_acquire_lock(w.done, WAIT_LOCK)  # released by its thread at the end
-            PyThread_release_lock(w.done)
-            w.started = False
+        if w.thread != NULL:
+            spins = 0
+            while not bg_flag_get(&w.thread.finished) and spins < _JOIN_SPINS:
+                bg_pause()
+                spins += 1
+            PyThread_acquire_lock(w.thread.done, WAIT_LOCK)  # released by the thread at the end
 
 
 cdef class Batch:
     """The rows of one batch, shared by several native threads.
 
     Threads take pieces of consecutive rows in turn (positions differ in cost,
-    so fixed shares would leave one waiting).  A thread generates a piece into
+    so fixed shares would leave one waiting); the last pieces are smaller, so
+    that the threads run out of work together.  The threads besides the
+    caller's come from the pool (taken when the batch is made, given back when
+    it goes).  A thread generates a piece into
     its own small staging buffer until the sizes of all earlier pieces are
     known, then writes the rest of it straight to its place in the result
     (``_generate_piece``); staged rows are copied there once their place is
@@ -1484,8 +1643,12 @@ cdef class Batch:
         job.boards = &boards[0, 0] if job.n else NULL
         job.dice = &dice[0, 0] if job.n else NULL
         job.counts = &counts[0] if job.n else NULL
+        # The last ``threads`` pieces' worth of rows go in pieces a quarter
+        # the size, so that threads run out of work at about the same time
+        # (with whole pieces, one waited 100 µs for the other's last piece).
         job.piece_rows = piece_rows
-        job.npieces = (job.n + piece_rows - 1) // piece_rows
+        job.big = max(0, job.n // piece_rows - threads)
+        job.npieces = job.big + (job.n - job.big * piece_rows + _small_rows(piece_rows) - 1) // _small_rows(piece_rows)
         job.bad_row = -1
         job.flip = flip
         job.store = store
@@ -1498,10 +1661,15 @@ cdef class Batch:
         job.nworkers = threads
         for i in range(threads):
             job.workers[i].job = job
-            job.workers[i].done = PyThread_allocate_lock()
-            job.workers[i].kit = _kit_take()
-            if job.workers[i].done == NULL or job.workers[i].kit == NULL:
-                raise MemoryError()
+        job.workers[0].kit = _kit_take()
+        if job.workers[0].kit == NULL:
+            raise MemoryError()
+        for i in range(1, threads):
+            # A thread that cannot be had leaves its pieces to the others
+            # (worker 0 takes pieces until none is left).
+            job.workers[i].thread = _pool_take()
+            if job.workers[i].thread != NULL:
+                job.workers[i].kit = job.workers[i].thread.kit
         for i in range(job.npieces + 1):
             job.sizes[i] = -1
         job.offsets[0] = 0
@@ -1520,10 +1688,11 @@ cdef class Batch:
         cdef bg_batch *job = &self.job
         if job.workers != NULL:
             for i in range(job.nworkers):
-                _kit_give(job.workers[i].kit)
+                if job.workers[i].thread != NULL:
+                    _pool_give(job.workers[i].thread)  # its kit goes with it
+                else:
+                    _kit_give(job.workers[i].kit)
                 free(job.workers[i].staged)
-                if job.workers[i].done != NULL:
-                    PyThread_free_lock(job.workers[i].done)
             free(job.workers)
         bg_buf_release(job.result.data)
         free(job.sizes)
@@ -1537,13 +1706,13 @@ cdef class Batch:
         return None if self.job.bad_row < 0 else self.job.bad_row
 
     def run(self):
-        """Generate the batch's rows: workers 1.. in native threads, worker 0 in
-        the calling thread, the GIL released until all are done."""
+        """Generate the batch's rows: workers 1.. in the pool's native threads,
+        worker 0 in the calling thread, the GIL released until all are done."""
         if self.ran:
             raise RuntimeError("the batch has run already")
         self.ran = self.running = True
-        _batch_start(&self.job)
         with nogil:
+            _batch_start(&self.job)
             _batch_work(&self.job, &self.job.workers[0])
             _batch_join(&self.job)
         self.running = False
@@ -1570,15 +1739,18 @@ cdef class Batch:
             if _rows_grow(&job.result, total) < 0:
                 raise MemoryError()
         for i in range(job.nworkers):
-            _batch_place(job, &job.workers[i])  # every place is known now, and fits
+            if job.workers[i].kit != NULL:  # NULL: a thread that could not be had
+                _batch_place(job, &job.workers[i])  # every place is known now, and fits
         job.result.rows = total
         return _take_rows(&job.result)
 
 
 def release_buffers():
-    """Free the result buffer and the threads' working memory kept for reuse."""
+    """Free the result buffer and the threads' working memory kept for reuse,
+    and end the idle pool threads."""
     bg_buf_forget()
     _kits_forget()
+    _pool_forget()
 
 
 # --- perft ---------------------------------------------------------------

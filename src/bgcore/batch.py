@@ -75,8 +75,9 @@ _RESERVE_PER_ROW = 32
 _PIECE_ROWS = 256
 
 
-#: Fewest rows worth a thread of their own: starting a native thread and
-#: waiting for it costs about 40-90 µs here, one or two hundred generations.
+#: Fewest rows worth a thread of their own: waking a kept native thread and
+#: waiting for it costs about 15-60 µs here (starting one, the first time,
+#: 100-140 µs), up to a couple of hundred generations.
 _MIN_ROWS_PER_THREAD = 256
 
 
@@ -142,8 +143,9 @@ def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, thre
     results in rows ``offsets[i]:offsets[i + 1]``, each seen from the player
     who moved (or, with ``flip=True``, from the opponent, now on roll). A lost
     turn gives one row, the board itself.  Up to ``threads`` native threads
-    share the rows (pieces of 256 taken in turn; a batch uses at most one
-    thread per 256 rows), with the GIL released.  An invalid
+    share the rows (pieces of 256 taken in turn, then of 64 near the end; a
+    batch uses at most one thread per 256 rows), with the GIL released.  The
+    native threads are kept for the next call (at most 16).  An invalid
     board or roll raises :class:`InvalidPositionError` naming the first
     invalid row, and no result is returned.
 
@@ -172,6 +174,8 @@ def release_buffers() -> None:
     2 MiB) is kept for the next call, whose pages are then already mapped:
     that spares a page fault and the kernel's zeroing of each page.  Each
     thread's generator and small buffers (about 480 KB, up to 16 sets) are kept
-    too.  This returns them to the system.
+    too, and so are the native threads of multi-threaded calls (up to 16,
+    waiting without using the CPU).  This returns the memory to the system and
+    ends those threads.
     """
     _core.release_buffers()
