@@ -21,7 +21,7 @@ EXTENSION = '''
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from bgcore._core cimport (bg_board, bg_result, bg_movegen, bg_movegen_new, bg_movegen_free,
-                           bg_generate, bg_generate_boards, bg_validate, BG_MAX_RESULTS)
+                           bg_generate, bg_generate_boards, bg_count, bg_validate, BG_MAX_RESULTS)
 
 def results(bytes board, int die1, int die2):
     """Every result board (26 bytes each) of the roll, through bgcore's C API."""
@@ -44,18 +44,21 @@ def results(bytes board, int die1, int die2):
     return boards
 
 def boards_only(bytes board, int die1, int die2):
-    """The same through bg_generate_boards, which writes bare boards."""
+    """The same through bg_generate_boards, which writes bare boards, and
+    their number through bg_count."""
     cdef bg_board b
-    cdef int n
+    cdef int n, counted
     memcpy(b.pt, <const char *>board, 26)
     cdef bg_movegen *g = bg_movegen_new()
     cdef bg_board *out = <bg_board *>malloc(BG_MAX_RESULTS * sizeof(bg_board))
     with nogil:
         n = bg_generate_boards(g, &b, die1, die2, out, BG_MAX_RESULTS)
     boards = [(<char *>out[i].pt)[:26] for i in range(max(n, 0))]
+    with nogil:
+        counted = bg_count(g, &b, die1, die2, out)
     free(out)
     bg_movegen_free(g)
-    return boards
+    return boards, counted
 '''
 
 SETUP = '''
@@ -89,7 +92,8 @@ def test_cimported_generator_matches_the_python_api(embed) -> None:
     for pos in selfplay_positions(40, seed=17):
         for dice in ROLLS:
             got = sorted(embed.results(pos._bytes, *dice))
-            assert sorted(embed.boards_only(pos._bytes, *dice)) == got
+            boards, counted = embed.boards_only(pos._bytes, *dice)
+            assert sorted(boards) == got and counted == len(got)
             moves = pos.legal_moves(dice)
             expected = sorted(pos.play(m).flip()._bytes for m in moves)
             assert got == expected

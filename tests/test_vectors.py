@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from bgcore import Position
+from bgcore import Position, batch
 from bgcore.selfplay import ROLLS
 
 
@@ -25,6 +26,17 @@ def test_movegen_public_vectors(movegen_cases: list[dict]) -> None:
         if len(got) != case["n"] or got != case["results"]:
             failures.append((case["position_id"], case["dice"], case["n"], len(got)))
     assert not failures, f"{len(failures)} vectors differ, e.g. {failures[:5]}"
+
+
+def test_batch_api_gives_every_vectors_count(movegen_cases: list[dict]) -> None:
+    """batch.count (which writes only the results a lookup may need) and
+    batch.generate find each vector's number of results."""
+    boards = np.stack([Position.from_position_id(c["position_id"]).to_array() for c in movegen_cases])
+    dice = np.array([c["dice"] for c in movegen_cases])
+    expected = np.array([c["n"] for c in movegen_cases])
+    for threads in (1, 2):
+        assert (batch.count(boards, dice, threads=threads) == expected).all()
+        assert (np.diff(batch.generate(boards, dice, threads=threads)[1]) == expected).all()
 
 
 def test_lost_turn_vectors_give_the_unchanged_position(movegen_cases: list[dict]) -> None:
@@ -49,5 +61,9 @@ def test_wildbg_totals(vectors_dir: Path, name: str, kind: str) -> None:
     ids = (vectors_dir / "wildbg" / name).read_text().split()
     assert len(ids) == 1000
     rolls = [r for r in ROLLS if (r[0] == r[1]) == (kind == "doubles")]
-    total = sum(len(Position.from_position_id(pid).legal_moves(r)) for pid in ids for r in rolls)
+    positions = [Position.from_position_id(pid) for pid in ids]
+    total = sum(len(p.legal_moves(r)) for p in positions for r in rolls)
     assert total == WILDBG_TOTALS[name, kind]
+    boards = np.stack([p.to_array() for p in positions for _ in rolls])
+    dice = np.array([r for _ in positions for r in rolls])
+    assert batch.count(boards, dice).sum() == WILDBG_TOTALS[name, kind]

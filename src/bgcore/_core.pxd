@@ -56,7 +56,9 @@ ctypedef struct bg_movegen:
     # Scratch state of one generator; one per thread. Caller-owned: allocate
     # with bg_movegen_new() (or embed it) and call bg_movegen_init() once.
     bg_slot table[BG_TABLE_SIZE]
-    uint64_t keys[BG_MAX_RESULTS]  # each result's key, to re-insert when growing
+    uint64_t keys[BG_MAX_RESULTS]  # the key of each result in the table
+    uint16_t claimed[BG_MAX_RESULTS]  # the results in the table, to re-insert when growing
+    int nclaimed
     int bits               # the table in use is the first 1 << bits slots
     uint32_t epoch
     char *boards           # result i's board is at boards + i * board_stride
@@ -64,6 +66,7 @@ ctypedef struct bg_movegen:
     char *moves            # result i's move at moves + i * move_stride; NULL: none kept
     int board_stride
     int move_stride
+    int count_only         # results no lookup needs are counted, not written (bg_count)
     int capacity
     int count
     int best               # priority of the results kept so far
@@ -98,3 +101,8 @@ cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
 # fast path for callers that only need the positions.
 cdef int bg_generate_boards(bg_movegen *g, const bg_board *b, int d1, int d2,
                             bg_board *boards, int capacity) noexcept nogil
+
+# The number of distinct results alone (or a negated error code).  ``scratch``
+# (BG_MAX_RESULTS boards) holds what the generator must compare; most results
+# are never written, which makes this faster than bg_generate_boards.
+cdef int bg_count(bg_movegen *g, const bg_board *b, int d1, int d2, bg_board *scratch) noexcept nogil

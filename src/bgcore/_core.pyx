@@ -116,6 +116,7 @@ cdef inline void _restart(bg_movegen *g, int prio) noexcept nogil:
     """Drop the results kept so far: plays of a higher priority were found."""
     g.best = prio
     g.count = 0
+    g.nclaimed = 0
     g.cursor = g.boards
     g.bits = BG_TABLE_MIN_BITS
     _new_epoch(g)
@@ -168,20 +169,24 @@ cdef inline int _probe(bg_movegen *g, const bg_board *b, uint64_t key) noexcept 
 
 
 cdef void _grow(bg_movegen *g) noexcept nogil:
-    """Quadruple the table (it starts small to stay in L1) and re-insert."""
-    cdef int i, h
+    """Quadruple the table (it starts small to stay in L1; it grows with the
+    results found, whether they are in it or not) and re-insert the results
+    it holds."""
+    cdef int j, h
+    cdef uint32_t i
     while 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
         g.bits += 2
     if g.bits > BG_TABLE_BITS:
         g.bits = BG_TABLE_BITS
     _new_epoch(g)
-    for i in range(g.count):
+    for j in range(g.nclaimed):
+        i = g.claimed[j]
         h = _probe(g, NULL, g.keys[i])
         while g.table[h].stamp == g.epoch:  # an equal key of another board
             h = (h + 1) & ((1 << g.bits) - 1)
         g.table[h].stamp = g.epoch
         g.table[h].key = g.keys[i]
-        g.table[h].index = <uint32_t>i
+        g.table[h].index = i
 
 
 cdef inline bint _claim(bg_movegen *g, bg_slot *slot, uint64_t key) noexcept nogil:
@@ -192,6 +197,9 @@ cdef inline bint _claim(bg_movegen *g, bg_slot *slot, uint64_t key) noexcept nog
     slot.stamp = g.epoch
     slot.key = key
     slot.index = <uint32_t>g.count
+    g.keys[g.count] = key
+    g.claimed[g.nclaimed] = <uint16_t>g.count
+    g.nclaimed += 1
     return True
 
 
@@ -202,7 +210,6 @@ cdef inline void _insert(bg_movegen *g, const bg_board *b, uint64_t key, int dep
         return  # seen before
     if not _claim(g, slot, key):
         return
-    g.keys[g.count] = key
     memcpy(g.cursor, b, sizeof(bg_board))
     g.cursor += g.board_stride
     _record(g, depth, g.path.hits & ((1 << depth) - 1))
@@ -248,7 +255,7 @@ cdef inline void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int 
         # apart from the top), and the steps fix the hits; sources never
         # increase along a play, so each set of steps is played once: two
         # plays of all four dice never reach the same position.
-        _store(g, b, key, depth, src, dst)
+        _store(g, b, key, depth, src, dst, False)
         return
     if not g.second_order and last == 1 and dst and g.path.dst[0] \
             and src != g.path.dst[0] and dst != g.path.src[0] \
@@ -259,7 +266,7 @@ cdef inline void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int 
         # play reaches this position (what the low die first would repeat
         # is skipped in _play, and is looked up when it is not), and no
         # lookup is needed.
-        _store(g, b, key, depth, src, dst)
+        _store(g, b, key, depth, src, dst, False)
         return
     mask = (1 << g.bits) - 1
     h = <int>(key >> (64 - g.bits))
@@ -275,20 +282,26 @@ cdef inline void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int 
         h = (h + 1) & mask
     if not _claim(g, slot, key):
         return
-    _store(g, b, key, depth, src, dst)
+    _store(g, b, key, depth, src, dst, True)
     if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
         _grow(g)
 
 
 cdef inline void _store(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
-                        int src, int dst) noexcept nogil:
-    """Append the result of b plus the last step src -> dst (its slot is set)."""
+                        int src, int dst, bint claimed) noexcept nogil:
+    """Append the result of b plus the last step src -> dst: ``claimed``, it
+    has its slot in the table; else no other play reaches it (so no lookup
+    needs it), and when only counting (``bg_count``) its board is not even
+    written."""
     cdef int hit, last = depth - 1
     cdef bg_board *r
     if g.count >= g.capacity:
         g.overflow = 1
         return
-    g.keys[g.count] = key
+    if g.count_only and not claimed:
+        g.cursor += g.board_stride  # result i's board stays at boards + i * board_stride
+        g.count += 1
+        return
     r = <bg_board *>g.cursor
     g.cursor += g.board_stride
     memcpy(r, b, sizeof(bg_board))
@@ -682,23 +695,27 @@ cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
 
 cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
                      bg_result *out, int capacity) noexcept nogil:
-    g.boards = <char *>out
-    g.board_stride = sizeof(bg_result)
-    g.moves = <char *>&out[0].move
-    g.move_stride = sizeof(bg_result)
-    return _generate(g, b, d1, d2, capacity)
+    return _generate(g, b, d1, d2, <char *>out, sizeof(bg_result), <char *>&out[0].move, capacity, 0)
 
 
 cdef int bg_generate_boards(bg_movegen *g, const bg_board *b, int d1, int d2,
                             bg_board *boards, int capacity) noexcept nogil:
-    g.boards = <char *>boards
-    g.board_stride = sizeof(bg_board)
-    g.moves = NULL
-    g.move_stride = 0
-    return _generate(g, b, d1, d2, capacity)
+    return _generate(g, b, d1, d2, <char *>boards, sizeof(bg_board), NULL, capacity, 0)
 
 
-cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, int capacity) noexcept nogil:
+cdef int bg_count(bg_movegen *g, const bg_board *b, int d1, int d2, bg_board *scratch) noexcept nogil:
+    return _generate(g, b, d1, d2, <char *>scratch, sizeof(bg_board), NULL, BG_MAX_RESULTS, 1)
+
+
+cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, char *boards, int stride,
+                   char *moves, int capacity, int count_only) noexcept nogil:
+    """Results go to ``boards`` (and their moves to ``moves``, unless NULL),
+    ``stride`` bytes apart."""
+    g.boards = boards
+    g.board_stride = stride
+    g.moves = moves
+    g.move_stride = stride
+    g.count_only = count_only
     if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
         return -BG_ERR_BAD_DICE
     if d1 < d2:
@@ -1015,8 +1032,7 @@ cdef Py_ssize_t _run_rows(bg_movegen *g, bg_rows *out, bg_board *scratch,
         if _check_row(&boards[26 * i], &dice[2 * i]):
             return i
         if out == NULL:
-            n = bg_generate_boards(g, <const bg_board *>&boards[26 * i], dice[2 * i], dice[2 * i + 1],
-                                   scratch, BG_MAX_RESULTS)
+            n = bg_count(g, <const bg_board *>&boards[26 * i], dice[2 * i], dice[2 * i + 1], scratch)
         else:
             # Results go straight into the buffer; a row that does not fit
             # is generated again after growing (rare: buffers start with room
@@ -1764,7 +1780,10 @@ cdef int _perft(bg_movegen *g, bg_board **bufs, const bg_board *b, int depth,
     cdef bg_board *out = bufs[depth]
     for d1 in range(1, 7):
         for d2 in range(1, d1 + 1):
-            n = bg_generate_boards(g, b, d1, d2, out, BG_MAX_RESULTS)
+            if depth == 1:
+                n = bg_count(g, b, d1, d2, out)
+            else:
+                n = bg_generate_boards(g, b, d1, d2, out, BG_MAX_RESULTS)
             if n < 0:
                 return -1
             if depth == 1:
