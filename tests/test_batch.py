@@ -322,18 +322,13 @@ def test_native_threads_are_kept_for_the_next_batch(corpus) -> None:
     assert _threads_reach(base)
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-def test_a_forked_child_starts_threads_of_its_own(corpus) -> None:
-    """The parent's kept threads do not exist in a forked child: the child's
-    batches start their own instead of waiting for them forever."""
-    _, boards, dice = corpus
-    expected = batch.count(boards, dice)
-    batch.count(boards, dice, threads=3)  # threads kept in the parent
+def _in_forked_child(work) -> None:
+    """Run ``work`` (True when all is well) in a forked child; fail when it
+    returns False, raises, or has not finished within 30 s."""
     pid = os.fork()
-    if pid == 0:  # the child: exit status 0 when the batches agree
+    if pid == 0:
         try:
-            ok = (batch.count(boards, dice, threads=3) == expected).all()
-            ok = ok and (np.diff(batch.generate(boards, dice, threads=2)[1]) == expected).all()
+            ok = bool(work())
         except BaseException:
             ok = False
         os._exit(0 if ok else 1)
@@ -347,3 +342,38 @@ def test_a_forked_child_starts_threads_of_its_own(corpus) -> None:
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     pytest.fail("a batch in the forked child waited for threads that exist only in the parent")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_starts_threads_of_its_own(corpus) -> None:
+    """The parent's kept threads do not exist in a forked child: the child's
+    batches start their own instead of waiting for them forever, and a batch
+    made before the fork runs (without the parent's threads) or goes away
+    without leaving them to later batches."""
+    from bgcore import _core
+
+    _, boards, dice = corpus
+    b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
+    expected = batch.count(boards, dice)
+    batch.count(boards, dice, threads=3)  # threads kept in the parent
+
+    def later_batches() -> bool:
+        return ((batch.count(boards, dice, threads=3) == expected).all()
+                and (np.diff(batch.generate(boards, dice, threads=2)[1]) == expected).all())
+
+    _in_forked_child(later_batches)
+    for run_it in (False, True):
+        counts = np.full(len(b8), -1, np.int64)
+        job = _core.Batch(b8, d8, counts, 3, 64, False, False, 0)  # holds two pool threads
+
+        def with_the_batch() -> bool:
+            nonlocal job
+            if run_it:
+                job.run()
+                if not (counts == expected).all():
+                    return False
+            job = None
+            return later_batches()
+
+        _in_forked_child(with_the_batch)
+        del job

@@ -10,7 +10,7 @@ when two keys agree.  The Python-facing part at the end is a thin wrapper for
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cython.view cimport array as cvarray
 
@@ -1149,14 +1149,14 @@ cdef enum:
     _KEPT = 16             # kits, and idle pool threads, kept at most
 
 
-ctypedef struct bg_kept:
+ctypedef struct bg_stack:
     # Things kept for later calls, last in first out.  Used with the GIL
     # held, which guards it.
     void *items[_KEPT]
     int n
 
 
-cdef inline bint _keep(bg_kept *kept, void *item) noexcept:
+cdef inline bint _keep(bg_stack *kept, void *item) noexcept:
     """Keep ``item``; False (not kept) when ``kept`` is full."""
     if kept.n == _KEPT:
         return False
@@ -1165,7 +1165,7 @@ cdef inline bint _keep(bg_kept *kept, void *item) noexcept:
     return True
 
 
-cdef inline void *_unkeep(bg_kept *kept) noexcept:
+cdef inline void *_unkeep(bg_stack *kept) noexcept:
     """The item kept last, taken out; NULL when there is none."""
     if kept.n == 0:
         return NULL
@@ -1177,7 +1177,7 @@ cdef inline void *_unkeep(bg_kept *kept) noexcept:
 #: 480 KB with pieces of 256 rows) allocated per call cost a page fault per
 #: 4 KiB each time, because the allocator hands freed blocks of that size
 #: back to the system.
-cdef bg_kept _kits
+cdef bg_stack _kits
 
 cdef enum:
     # A staging buffer grown past this many rows (a thread waited long for
@@ -1291,6 +1291,7 @@ ctypedef struct bg_worker:
     bg_staged *staged      # the staged parts, in order
     Py_ssize_t first       # staged[first:count] are not placed yet
     Py_ssize_t count
+    Py_ssize_t capacity    # of staged (grown as needed)
     void *job              # the bg_batch it works for
     bg_pool_thread *thread  # the pool's native thread that runs it (NULL: the caller's)
 
@@ -1301,6 +1302,7 @@ cdef struct bg_pool_thread:
     bg_worker *worker        # what it runs next; NULL: end the thread
     volatile int finished    # set when that worker's share is done (bg_flag_get/set)
     bg_kit *kit              # its working memory, kept as long as the thread
+    unsigned long epoch      # _pool_epoch when it was started
 
 
 ctypedef struct bg_batch:
@@ -1368,6 +1370,17 @@ cdef inline Py_ssize_t _straight_rows(bg_batch *job, Py_ssize_t pos, Py_ssize_t 
     return min(rows, (job.result.capacity - pos) // BG_MAX_RESULTS)
 
 
+cdef int _staged_grow(bg_worker *w) noexcept nogil:
+    """Twice the room for staged parts; 0, or -1 when out of memory."""
+    cdef Py_ssize_t k = max(16, 2 * w.capacity)
+    cdef bg_staged *grown = <bg_staged *>realloc(w.staged, k * sizeof(bg_staged))
+    if grown == NULL:
+        return -1
+    w.staged = grown
+    w.capacity = k
+    return 0
+
+
 cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
                                 Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
     """Generate piece p (rows [start, stop)) and size it; returns ``_run_rows``'s
@@ -1422,6 +1435,8 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
     if rc != -1:
         return rc
     if staging.rows > before or mode == _STAGED:
+        if w.count == w.capacity and _staged_grow(w) < 0:
+            return -2
         w.staged[w.count].piece = p
         w.staged[w.count].at = before
         w.staged[w.count].skip = written
@@ -1502,7 +1517,11 @@ cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
 # time an idle virtual CPU takes to wake).  Taken and given back with the GIL
 # held, which guards the stack of idle threads.
 
-cdef bg_kept _idle        # idle threads; more than _KEPT end after their batch
+cdef bg_stack _idle       # idle threads; more than _KEPT end after their batch
+
+# Raised in a forked child: threads of an earlier epoch are the parent's, and
+# do not exist in the child.
+cdef unsigned long _pool_epoch = 0
 POOL_KEPT = _KEPT
 
 
@@ -1552,7 +1571,14 @@ cdef bg_pool_thread *_pool_take() noexcept:
     if PyThread_start_new_thread(_pool_main, t) == PYTHREAD_INVALID_THREAD_ID:
         _pool_thread_free(t)
         return NULL
+    t.epoch = _pool_epoch
     return t
+
+
+cdef inline bint _pool_alive(bg_pool_thread *t) noexcept nogil:
+    """Whether t's thread runs in this process (not only in a parent it was
+    forked from)."""
+    return t != NULL and t.epoch == _pool_epoch
 
 
 cdef void _pool_end(bg_pool_thread *t) noexcept:
@@ -1565,6 +1591,9 @@ cdef void _pool_give(bg_pool_thread *t) noexcept:
     """Keep an idle thread for a later batch, or end it.  GIL held."""
     if t == NULL:
         return
+    if not _pool_alive(t):
+        _pool_thread_free(t)  # taken by a batch before a fork: its thread is the parent's
+        return
     _kit_empty(t.kit)
     if not _keep(&_idle, t):
         _pool_end(t)
@@ -1576,15 +1605,15 @@ cdef void _pool_forget() noexcept:
         _pool_end(<bg_pool_thread *>_unkeep(&_idle))
 
 
-cdef _after_fork_in_child():
+def _forget_pool_in_child():
     """A forked child has none of its parent's threads: drop the records of the
-    idle ones (a kept kit's memory is freed; the locks go with them)."""
+    idle ones (their kits' memory is freed; the locks go with them), and raise
+    the epoch, so that threads held by batches at the fork are neither run
+    (the batch's other threads take their pieces) nor kept when given back."""
+    global _pool_epoch
+    _pool_epoch += 1
     while _idle.n:
         _pool_thread_free(<bg_pool_thread *>_unkeep(&_idle))
-
-
-def _forget_pool_in_child():
-    _after_fork_in_child()
 
 
 if hasattr(os, "register_at_fork"):
@@ -1597,17 +1626,18 @@ cdef void _batch_start(bg_batch *job) noexcept nogil:
     cdef bg_worker *w
     for i in range(1, job.nworkers):
         w = &job.workers[i]
-        if w.thread != NULL:
+        if _pool_alive(w.thread):
             w.thread.worker = w
             w.thread.finished = 0
             PyThread_release_lock(w.thread.go)
 
 
 cdef enum:
-    # Pauses a thread spins for another to finish its last piece before it
-    # sleeps (about 300 µs on current x86, where a pause takes 140 cycles):
-    # a sleeping thread took 30-60 µs to wake here.
-    _JOIN_SPINS = 4096
+    # Pauses the caller spins for the other threads to finish their last
+    # pieces before it sleeps: a sleeping thread took 30-60 µs to wake here.
+    # 4096 pauses took 62 µs on this machine's Xeon (so this is about 250 µs);
+    # CPUs with cheaper pauses, or ARM's yield, spin for less.
+    _JOIN_SPINS = 16384
 
 
 cdef void _batch_join(bg_batch *job) noexcept nogil:
@@ -1616,7 +1646,7 @@ cdef void _batch_join(bg_batch *job) noexcept nogil:
     cdef bg_worker *w
     for i in range(1, job.nworkers):
         w = &job.workers[i]
-        if w.thread != NULL:
+        if _pool_alive(w.thread):
             spins = 0
             while not bg_flag_get(&w.thread.finished) and spins < _JOIN_SPINS:
                 bg_pause()
@@ -1659,9 +1689,10 @@ cdef class Batch:
         job.boards = &boards[0, 0] if job.n else NULL
         job.dice = &dice[0, 0] if job.n else NULL
         job.counts = &counts[0] if job.n else NULL
-        # The last ``threads`` pieces' worth of rows go in pieces a quarter
-        # the size, so that threads run out of work at about the same time
-        # (with whole pieces, one waited 100 µs for the other's last piece).
+        # After the first ``big`` pieces, the rest (``threads`` pieces' worth
+        # of rows, plus n % piece_rows) go in pieces a quarter the size (at
+        # least one row), so that threads run out of work at about the same
+        # time (with whole pieces, one waited 100 µs for the other's last).
         job.piece_rows = piece_rows
         job.big = max(0, job.n // piece_rows - threads)
         job.npieces = job.big + (job.n - job.big * piece_rows + _small_rows(piece_rows) - 1) // _small_rows(piece_rows)
@@ -1694,10 +1725,6 @@ cdef class Batch:
             if job.result.data == NULL:
                 raise MemoryError()
             job.result.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>job.result.data) // 26)
-            for i in range(threads):
-                job.workers[i].staged = <bg_staged *>malloc((job.npieces + 1) * sizeof(bg_staged))
-                if job.workers[i].staged == NULL:
-                    raise MemoryError()
 
     def __dealloc__(self):
         cdef int i
@@ -1745,7 +1772,7 @@ cdef class Batch:
             raise MemoryError()
         if not job.store or self.finished:
             raise RuntimeError("the batch keeps no results, or they were handed over already")
-        if self.running or job.cancel or job.known != job.npieces:
+        if not self.ran or self.running or job.cancel or job.known != job.npieces:
             raise RuntimeError("the batch was not completed")
         self.finished = True
         total = job.offsets[job.npieces]
