@@ -150,8 +150,9 @@ def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, thre
     invalid row, and no result is returned.
 
     ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
-    memory (if over 2 MiB) is kept for the next call, whose pages are then
-    already mapped; :func:`release_buffers` returns it to the system.
+    memory (if over 2 MiB reserved and at most 128 MiB written) is kept for
+    the next call, whose pages are then already mapped;
+    :func:`release_buffers` returns it to the system.
     """
     _check_threads(threads)
     return _generate(*_prepare(boards, dice), threads, bool(flip))
@@ -171,8 +172,8 @@ def release_buffers() -> None:
     """Free the memory kept between batches.
 
     When the array :func:`generate` returned goes away, its memory (if over
-    2 MiB) is kept for the next call, whose pages are then already mapped:
-    that spares a page fault and the kernel's zeroing of each page.  The
+    2 MiB reserved and at most 128 MiB written) is kept for the next call,
+    whose pages are then already mapped: that spares a page fault and the kernel's zeroing of each page.  The
     native threads of multi-threaded calls are kept too (up to 16, waiting
     without using the CPU), each with its generator and small buffers (about
     480 KB), and so are up to 16 such sets for the calling threads.  This
