@@ -261,8 +261,6 @@ def test_a_result_is_kept_by_what_it_holds_not_by_its_reservation(corpus) -> Non
     168,000 rows reserves over 128 MB but writes about 70 MB, and its memory
     is kept for the next call (the process holds on to it) until
     release_buffers."""
-    from bgcore import _core
-
     _, boards, dice = corpus
     tiled = -(-168_000 // len(boards))
     big_boards, big_dice = np.concatenate([boards] * tiled), np.concatenate([dice] * tiled)
@@ -295,7 +293,7 @@ def test_a_small_batch_does_not_take_the_kept_buffer(corpus) -> None:
 
 
 def test_a_batch_runs_once_and_its_threads_all_finish(corpus) -> None:
-    """run() starts native threads and returns when every one is done: the
+    """run() hands work to native threads and returns when every one is done: the
     counts are all written, whatever the number of threads."""
     from bgcore import _core
 

@@ -13,10 +13,10 @@ from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cython.view cimport array as cvarray
-
-import os
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
+
+import os
 
 # --- C level ---------------------------------------------------------------
 
@@ -1516,7 +1516,7 @@ cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
             start = _piece_start(job, part.piece, &stop)
             _to_ends(job.counts, start, stop, off)
         w.first += 1
-    if w.first == w.count:
+    if w.count and w.first == w.count:  # (staging holds rows only of listed parts)
         w.first = w.count = 0
         w.kit.staging.rows = 0
 
@@ -1795,8 +1795,7 @@ cdef class Batch:
             if _rows_grow(&job.result, total) < 0:
                 raise MemoryError()
         for i in range(job.nworkers):
-            if job.workers[i].kit != NULL:  # NULL: a thread that could not be had
-                _batch_place(job, &job.workers[i])  # every place is known now, and fits
+            _batch_place(job, &job.workers[i])  # every place is known now, and fits
         job.result.rows = total
         return _take_rows(&job.result)
 
@@ -1820,10 +1819,7 @@ cdef int _perft(bg_movegen *g, bg_board **bufs, const bg_board *b, int depth,
     cdef bg_board *out = bufs[depth]
     for d1 in range(1, 7):
         for d2 in range(1, d1 + 1):
-            if depth == 1:
-                n = bg_count(g, b, d1, d2, out)
-            else:
-                n = bg_generate_boards(g, b, d1, d2, out, BG_MAX_RESULTS)
+            n = bg_count(g, b, d1, d2, out) if depth == 1 else bg_generate_boards(g, b, d1, d2, out, BG_MAX_RESULTS)
             if n < 0:
                 return -1
             if depth == 1:

@@ -173,10 +173,11 @@ def release_buffers() -> None:
 
     When the array :func:`generate` returned goes away, its memory (if over
     2 MiB reserved and at most 128 MiB written) is kept for the next call,
-    whose pages are then already mapped: that spares a page fault and the kernel's zeroing of each page.  The
-    native threads of multi-threaded calls are kept too (up to 16, waiting
-    without using the CPU), each with its generator and small buffers (about
-    480 KB), and so are up to 16 such sets for the calling threads.  This
-    returns the memory to the system and ends those threads.
+    whose pages are then already mapped: that spares a page fault and the
+    kernel's zeroing of each page.  The native threads of multi-threaded calls
+    are kept too (up to 16, waiting without using the CPU), each with its
+    generator and small buffers (about 480 KB), and so are up to 16 such sets
+    for the calling threads.  This returns the memory to the system and ends
+    those threads.
     """
     _core.release_buffers()
