@@ -8,7 +8,7 @@ On one fixed, seeded corpus (``corpus.py``: N self-play positions times the 21
 rolls) it times, interleaved in the same run, R repeats each:
 
 * ``bgcore.batch.generate`` (every child board built) and ``bgcore.batch.count``
-  (counts only), with 1 and with 2 threads, and ``_core.count_many`` for
+  (counts only), with 1 and with 2 threads, and ``_batch.count_many`` for
   reference;
 * gnubg's C ``GenerateMoves`` from a native loop (``gnubg_native.py``);
 * on evenly spread subsets: bgcore's Python API ``len(Position.legal_moves(roll))``
@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         workloads = batch_workloads(corpus, expected)
-        workloads.append(Workload("bgcore _core.count_many (reference)", lambda: count_bgcore(corpus),
+        workloads.append(Workload("bgcore _batch.count_many (reference)", lambda: count_bgcore(corpus),
                                   len(corpus), expected))
         try:
             workloads.append(gnubg_c_workload(corpus, expected))

@@ -17,7 +17,7 @@ True
 True
 
 The workloads shared by the scripts and ``test_bench_movegen.py`` live here
-too: :func:`count_bgcore` (bgcore's native loop ``_core.count_many``),
+too: :func:`count_bgcore` (bgcore's native loop ``_batch.count_many``),
 :func:`count_batch` and :func:`generate_batch` (the numpy API
 :mod:`bgcore.batch`) and :func:`count_python_api` (the public
 ``Position.legal_moves`` API).
@@ -32,7 +32,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from bgcore import Position, _core, batch
+from bgcore import Position, _batch, batch
 from bgcore.selfplay import ROLLS, selfplay_positions
 
 __all__ = [
@@ -164,8 +164,8 @@ def format_phases(positions: Sequence[Position]) -> str:
 
 
 def count_bgcore(corpus: Corpus) -> int:
-    """Total results over the corpus with bgcore's native loop ``_core.count_many`` (GIL released)."""
-    return _core.count_many(corpus.boards_bytes, corpus.dice_bytes)
+    """Total results over the corpus with bgcore's native loop ``_batch.count_many`` (GIL released)."""
+    return _batch.count_many(corpus.boards_bytes, corpus.dice_bytes)
 
 
 def count_batch(corpus: Corpus, threads: int = 1) -> int:

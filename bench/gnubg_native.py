@@ -5,7 +5,7 @@ C compiler (``$CC`` or ``cc``, ``-O2 -shared -fPIC``) into a temporary
 folder and loaded with ctypes.  Its ``time_gnubg`` calls gnubg's
 ``GenerateMoves`` through a function pointer taken from the ``gnubg``
 package's extension module, so no Python runs per generation: the same
-conditions as ``bgcore._core.count_many``.
+conditions as ``bgcore._batch.count_many``.
 
 :func:`load_timer` raises :class:`GnubgUnavailable` (with the reason) when the
 gnubg package or a C compiler is missing, so callers can skip the gnubg

@@ -3,7 +3,7 @@
  *
  * Compiled at run time by gnubg_native.py (cc -O2 -shared -fPIC) so that the
  * benchmark measures gnubg's C GenerateMoves without any Python or ctypes
- * overhead per generation, just like bgcore._core.count_many measures
+ * overhead per generation, just like bgcore._batch.count_many measures
  * bgcore's generator.  gnubg is not linked: the caller passes the address of
  * GenerateMoves, taken from gnubg's extension module with ctypes.
  */

@@ -7,7 +7,7 @@ Run from the repository root::
 Calls ``bgcore.batch.count`` and ``bgcore.batch.generate`` in turn over chunks
 of the benchmark corpus (``corpus.py``), alternating 1 and 2 threads and, for
 generate, ``flip``, until each has processed N generations (default 10
-million).  Every call's totals are checked against ``_core.count_many`` and
+million).  Every call's totals are checked against ``_batch.count_many`` and
 generate's output against its exact size: ``children`` holds ``m * 26`` bytes
 (m results) and ``offsets`` ``(n + 1) * 8``, with no larger buffer behind
 either.  The process's resident set size (RSS) is read every few chunks; the

@@ -7,7 +7,7 @@ Run from the repository root::
 On one fixed, seeded corpus (``corpus.py``: N self-play positions times the 21
 rolls) it times, interleaved in the same run:
 
-* bgcore's native loop ``bgcore._core.count_many`` (no GIL, no Python object
+* bgcore's native loop ``bgcore._batch.count_many`` (no GIL, no Python object
   per generation);
 * gnubg's C ``GenerateMoves`` called from a native loop (``gnubg_native.py``),
   when the gnubg package and a C compiler are available;
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_header(corpus)
 
     bgcore_total = count_bgcore(corpus)
-    workloads = [Workload("bgcore _core.count_many (native loop)",
+    workloads = [Workload("bgcore _batch.count_many (native loop)",
                           lambda: count_bgcore(corpus), len(corpus), bgcore_total)]
     print(f"bgcore results: {bgcore_total:,} ({bgcore_total / len(corpus):.2f} per generation)")
 

@@ -115,7 +115,7 @@ def gnubg_c_workload(corpus: Corpus, expected: int) -> Workload:
 def python_api_workload(corpus: Corpus, positions: int) -> Workload:
     """``len(Position.legal_moves(roll))`` over a subset of ``positions`` positions (all rolls).
 
-    Raises :class:`CountMismatch` unless it agrees with ``_core.count_many`` on the subset.
+    Raises :class:`CountMismatch` unless it agrees with ``_batch.count_many`` on the subset.
     """
     sub = corpus.subset(positions)
     total = count_python_api(sub.positions, sub.rolls)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import signal
-import time
 
 import numpy as np
 import pytest
 
-from bgcore import InvalidPositionError, Position, batch
-from bgcore.selfplay import ROLLS, selfplay_positions
+from bgcore import InvalidPositionError, Position, _batch, batch, movegen
+from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
 
 
 @pytest.fixture(scope="module")
@@ -127,26 +126,24 @@ def test_native_code_writes_every_end_once(corpus, threads: int) -> None:
     """Output.run and Batch write every row's end (offsets[1:]) themselves, in
     every way a piece's rows can go (straight, staged whole, staged head, tail
     staged for want of room): arrays prefilled with -7 show any row left out."""
-    from bgcore import _core
-
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     expected = np.cumsum(batch.count(b8, d8))
     n, total = len(b8), int(expected[-1])
     ends = np.full(n, -7, np.int64)
-    out = _core.Output(1)
+    out = _batch.Output(1)
     assert out.run(b8, d8, ends, 0, n, False) is None and (ends == expected).all()
-    half = -(-(_core.MAX_RESULTS + total // 2) // n)
+    half = -(-(movegen.MAX_RESULTS + total // 2) // n)
     for piece_rows in (1, 3, 50, 256):
         for reserve in (0, 32, half):
             ends = np.full(n, -7, np.int64)
-            job = _core.Batch(b8, d8, ends, threads, piece_rows, False, True, reserve * n)
+            job = _batch.Batch(b8, d8, ends, threads, piece_rows, False, True, reserve * n)
             job.run()
             assert job.bad_row is None
             assert np.asarray(job.finish()).shape == (total, 26)
             assert (ends == expected).all(), (piece_rows, reserve)
             counts = np.full(n, -7, np.int64)  # a batch that keeps no results gives counts
-            _core.Batch(b8, d8, counts, threads, piece_rows, False, False, 0).run()
+            _batch.Batch(b8, d8, counts, threads, piece_rows, False, False, 0).run()
             assert (counts == np.diff(expected, prepend=0)).all()
 
 
@@ -157,15 +154,13 @@ def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, 
     results written straight to their place while the reserved result has room
     for any results of the next rows, staged otherwise (placed at the end when
     the reservation is too small), give the same rows."""
-    from bgcore import _core
-
     _, boards, dice = corpus
     expected, expected_offsets = batch.generate(boards, dice)
     expected = expected.copy()
     n, total = len(boards), int(expected_offsets[-1])
     # Rows go straight to the result while BG_MAX_RESULTS results for the
     # next row still fit: "half" lets about half of them, "ample" all.
-    row_room = _core.MAX_RESULTS
+    row_room = movegen.MAX_RESULTS
     reserve = {"none": 0, "short": 32, "half": -(-(row_room + total // 2) // n),
                "ample": -(-(row_room + total) // n) + 1}[room]
     monkeypatch.setattr(batch, "_PIECE_ROWS", piece_rows)
@@ -183,7 +178,7 @@ def test_the_first_invalid_row_is_named_with_threads(corpus, threads: int) -> No
     bad[[40, 700, 900], 25] = 9  # too many checkers on the bar
     bad_dice = dice.copy()
     bad_dice[[650, 20]] = [0, 3]
-    with pytest.raises(InvalidPositionError, match=r"^row 40: a side has more than 15 checkers"):
+    with pytest.raises(InvalidPositionError, match=r"^row 40: the player on roll has \d+ checkers on the board, more than 15"):
         batch.generate(bad, dice, threads=threads)
     with pytest.raises(InvalidPositionError, match=r"^row 40: "):
         batch.count(bad, dice, threads=threads)
@@ -192,26 +187,24 @@ def test_the_first_invalid_row_is_named_with_threads(corpus, threads: int) -> No
 
 
 def test_native_buffers_check_their_arguments(corpus) -> None:
-    from bgcore import _core
-
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     counts = np.zeros(len(b8), np.int64)
     with pytest.raises(IndexError):
-        _core.Output(4).run(b8, d8, counts, 5, len(b8) + 1, False)
+        _batch.Output(4).run(b8, d8, counts, 5, len(b8) + 1, False)
     with pytest.raises(IndexError):
-        _core.count_rows(b8, d8, counts, -1, 3)
+        _batch.count_rows(b8, d8, counts, -1, 3)
     with pytest.raises(ValueError):
-        _core.Batch(b8, d8, counts[:-1], 2, 10, False, True, 100)
+        _batch.Batch(b8, d8, counts[:-1], 2, 10, False, True, 100)
     for bad_boards, bad_dice in ((b8[:, :25], d8), (b8, d8[:, :1]), (b8[:-1], d8)):
         with pytest.raises(ValueError, match=r"must be \(n, 26\) and dice \(n, 2\)"):
-            _core.find_invalid(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice))
+            _batch.find_invalid(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice))
         with pytest.raises(ValueError, match=r"must be \(n, 26\)"):
-            _core.count_rows(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice), counts, 0, 0)
-    job = _core.Batch(b8, d8, counts, 2, 10, False, True, 100)
+            _batch.count_rows(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice), counts, 0, 0)
+    job = _batch.Batch(b8, d8, counts, 2, 10, False, True, 100)
     with pytest.raises(RuntimeError, match="not completed"):
         job.finish()
-    out = _core.Output(4)
+    out = _batch.Output(4)
     assert out.run(b8[:2], d8[:2], counts, 0, 2, False) is None  # counts gets the ends
     assert out.rows == counts[1] and out.take() is not None and out.rows == 0 and out.take() is None
 
@@ -223,24 +216,22 @@ def test_the_first_invalid_row_whatever_the_types(board_type, dice_type) -> None
     dice = np.array([[3, 1]] * 40, dtype=dice_type)
     boards[3, 25] = 9  # too many checkers: invalid whatever the type
     dice[30] = [7, 1]
-    with pytest.raises(InvalidPositionError, match=r"^row 3: a side has more than 15 checkers"):
+    with pytest.raises(InvalidPositionError, match=r"^row 3: the player on roll has 24 checkers on the board, more than 15"):
         batch.generate(boards, dice)
     if board_type != np.int8:
         boards[20, 6] = 300
         with pytest.raises(InvalidPositionError, match=r"^row 3: "):
             batch.count(boards, dice)
         boards[3, 25] = 0
-        with pytest.raises(InvalidPositionError, match=r"^row 20: a slot holds more than 15"):
+        with pytest.raises(InvalidPositionError, match=r"^row 20: slot 6 holds 300 checkers \(at most 15 a side\)"):
             batch.count(boards, dice)
 
 
 def test_a_batch_hands_its_result_over_once(corpus) -> None:
-    from bgcore import _core
-
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     counts = np.zeros(len(b8), np.int64)
-    job = _core.Batch(b8, d8, counts, 2, 64, False, True, 16 * len(b8))
+    job = _batch.Batch(b8, d8, counts, 2, 64, False, True, 16 * len(b8))
     job.run()
     with pytest.raises(RuntimeError, match="has run already"):
         job.run()
@@ -295,112 +286,13 @@ def test_a_small_batch_does_not_take_the_kept_buffer(corpus) -> None:
 def test_a_batch_runs_once_and_its_threads_all_finish(corpus) -> None:
     """run() hands work to native threads and returns when every one is done: the
     counts are all written, whatever the number of threads."""
-    from bgcore import _core
-
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     expected = batch.count(b8, d8)
     for threads in (1, 2, 4, 7):
         counts = np.full(len(b8), -1, np.int64)
-        job = _core.Batch(b8, d8, counts, threads, 16, False, False, 0)
+        job = _batch.Batch(b8, d8, counts, threads, 16, False, False, 0)
         job.run()
         assert job.bad_row is None and (counts == expected).all()
         with pytest.raises(RuntimeError, match="has run already"):
             job.run()
-
-
-def _os_threads() -> int:
-    return len(os.listdir("/proc/self/task"))
-
-
-def _threads_reach(count: int, seconds: float = 10.0) -> bool:
-    """Whether the process's OS threads number ``count`` within ``seconds``
-    (threads told to end take a moment to go)."""
-    deadline = time.monotonic() + seconds
-    while _os_threads() != count:
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts OS threads through /proc")
-def test_native_threads_are_kept_for_the_next_batch(corpus) -> None:
-    """A batch's native threads wait for the next one (none is started again),
-    at most 16 are kept, and release_buffers ends them."""
-    from bgcore import _core
-
-    _, boards, dice = corpus
-    expected = batch.count(boards, dice)
-    batch.release_buffers()
-    time.sleep(0.05)
-    base = _os_threads()
-    for _ in range(3):
-        assert (batch.count(boards, dice, threads=3) == expected).all()
-        assert _os_threads() == base + 2  # the caller's thread is the third
-        children, offsets = batch.generate(boards, dice, threads=3)
-        assert (np.diff(offsets) == expected).all() and _os_threads() == base + 2
-    many = 20
-    tiled = -(-many * 256 // len(boards))  # rows enough for 20 threads
-    counts = batch.count(np.concatenate([boards] * tiled), np.concatenate([dice] * tiled), threads=many)
-    assert (counts == np.concatenate([expected] * tiled)).all()
-    assert _threads_reach(base + _core.POOL_KEPT)  # the rest end after their batch
-    batch.release_buffers()
-    assert _threads_reach(base)
-
-
-def _in_forked_child(work) -> None:
-    """Run ``work`` (True when all is well) in a forked child; fail when it
-    returns False, raises, or has not finished within 30 s."""
-    pid = os.fork()
-    if pid == 0:
-        try:
-            ok = bool(work())
-        except BaseException:
-            ok = False
-        os._exit(0 if ok else 1)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            assert os.waitstatus_to_exitcode(status) == 0
-            return
-        time.sleep(0.01)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    pytest.fail("a batch in the forked child waited for threads that exist only in the parent")
-
-
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-def test_a_forked_child_starts_threads_of_its_own(corpus) -> None:
-    """The parent's kept threads do not exist in a forked child: the child's
-    batches start their own instead of waiting for them forever, and a batch
-    made before the fork runs (without the parent's threads) or goes away
-    without leaving them to later batches."""
-    from bgcore import _core
-
-    _, boards, dice = corpus
-    b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
-    expected = batch.count(boards, dice)
-    batch.count(boards, dice, threads=3)  # threads kept in the parent
-
-    def later_batches() -> bool:
-        return ((batch.count(boards, dice, threads=3) == expected).all()
-                and (np.diff(batch.generate(boards, dice, threads=2)[1]) == expected).all())
-
-    _in_forked_child(later_batches)
-    for run_it in (False, True):
-        counts = np.full(len(b8), -1, np.int64)
-        job = _core.Batch(b8, d8, counts, 3, 64, False, False, 0)  # holds two pool threads
-
-        def with_the_batch() -> bool:
-            nonlocal job
-            if run_it:
-                job.run()
-                if not (counts == expected).all():
-                    return False
-            job = None
-            return later_batches()
-
-        _in_forked_child(with_the_batch)
-        del job

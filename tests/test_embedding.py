@@ -12,7 +12,8 @@ import pytest
 
 import bgcore
 from bgcore import Position
-from bgcore.selfplay import ROLLS, selfplay_positions
+from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
 
 pytest.importorskip("Cython")
 
@@ -20,7 +21,7 @@ EXTENSION = '''
 # cython: language_level=3
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
-from bgcore._core cimport (bg_board, bg_result, bg_movegen, bg_movegen_new, bg_movegen_free,
+from bgcore.movegen cimport (bg_board, bg_result, bg_movegen, bg_movegen_new, bg_movegen_free,
                            bg_generate, bg_generate_boards, bg_count, bg_validate, BG_MAX_RESULTS)
 
 def results(bytes board, int die1, int die2):
@@ -85,7 +86,7 @@ def embed(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_get_include_holds_the_pxd() -> None:
-    assert (Path(bgcore.get_include()) / "bgcore" / "_core.pxd").is_file()
+    assert (Path(bgcore.get_include()) / "bgcore" / "movegen.pxd").is_file()
 
 
 def test_cimported_generator_matches_the_python_api(embed) -> None:

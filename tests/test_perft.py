@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bgcore import Position
-from bgcore.perft import perft
+from bgcore import perft
 from bgcore.selfplay import ROLLS
 
 POSITIONS = {
@@ -78,7 +78,7 @@ def test_perft_edge_cases() -> None:
 
 
 def test_threads_and_both_counts_agree() -> None:
-    from bgcore.perft import perft_counts
+    from bgcore.gametree import perft_counts
 
     for pos in (POSITIONS["hypergammon"], POSITIONS["bar"]):
         one = perft_counts(pos, 2)
@@ -94,3 +94,13 @@ def test_perft_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["perft", "--depth", "2", "--threads", "1"]) == 0
     out = capsys.readouterr().out
     assert "| 1 | 447 | 637 |" in out and "| 2 | 202,782 | 419,783 |" in out
+
+
+def test_the_perft_name_is_the_function() -> None:
+    import importlib
+
+    import bgcore
+
+    assert callable(bgcore.perft) and bgcore.perft.__module__ == "bgcore.gametree"
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("bgcore.perft")

@@ -13,8 +13,9 @@ import os
 from . import batch
 from .errors import IllegalMoveError, InvalidPositionError
 from .move import Move
-from .perft import perft
-from .position import VARIANTS, GameResult, LegalMoves, Outcome, Position
+from .gametree import perft
+from .position import GameResult, LegalMoves, Outcome, Position
+from .rules import ROLLS, VARIANTS
 
 try:
     from ._version import __version__
@@ -28,6 +29,7 @@ __all__ = [
     "GameResult",
     "Outcome",
     "VARIANTS",
+    "ROLLS",
     "InvalidPositionError",
     "IllegalMoveError",
     "get_include",
@@ -38,7 +40,7 @@ __all__ = [
 
 
 def get_include() -> str:
-    """The folder to put on Cython's include path to ``cimport bgcore._core``.
+    """The folder to put on Cython's include path to ``cimport bgcore.movegen``.
 
     It holds the ``bgcore`` package with its ``.pxd`` files (like
     ``numpy.get_include()`` for numpy's headers)::
@@ -47,6 +49,6 @@ def get_include() -> str:
 
     and then, in the ``.pyx``::
 
-        from bgcore._core cimport bg_board, bg_movegen_new, bg_generate
+        from bgcore.movegen cimport bg_board, bg_movegen_new, bg_generate
     """
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

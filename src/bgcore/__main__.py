@@ -32,7 +32,7 @@ def demo(dice: tuple[int, int], seconds: float) -> None:
 
 def perft_table(variant: str, depth: int, threads: int) -> None:
     """Print perft 1..depth of ``variant``'s start as a markdown table."""
-    from .perft import perft_counts
+    from .gametree import perft_counts
 
     pos = Position.initial(variant)
     print(f"perft from the {variant} starting position ({threads} thread(s)); unweighted: "

@@ -19,8 +19,9 @@ from typing import Sequence
 
 import numpy as np
 
-from . import _core
+from . import _batch, _results
 from .errors import InvalidPositionError
+from .rules import CHECKERS
 
 __all__ = ["generate", "count", "release_buffers"]
 
@@ -41,9 +42,12 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray, np.n
     # Wider integers are range-checked before they are narrowed (300 would
     # wrap to 44); 8-bit ones cannot wrap into a valid value.
     first: list[tuple[int, str]] = []
-    if b.dtype != np.int8 and b.size and (b.min() < -15 or b.max() > 15):
-        row = int(np.argmax((b < -15).any(axis=1) | (b > 15).any(axis=1)))
-        first.append((row, f"row {row}: a slot holds more than 15 checkers"))
+    if b.dtype != np.int8 and b.size and (b.min() < -CHECKERS or b.max() > CHECKERS):
+        row = int(np.argmax((b < -CHECKERS).any(axis=1) | (b > CHECKERS).any(axis=1)))
+        try:
+            _results.check_board([int(v) for v in b[row]], CHECKERS)
+        except InvalidPositionError as exc:
+            first.append((row, f"row {row}: {exc}"))
     if d.dtype not in (np.int8, np.uint8) and d.size and (d.min() < 1 or d.max() > 6):
         row = int(np.argmax(((d < 1) | (d > 6)).any(axis=1)))
         first.append((row, f"row {row}: dice must be 1-6, not {d[row].tolist()}"))
@@ -51,16 +55,17 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray, np.n
     b8 = np.ascontiguousarray(b[:stop], dtype=np.int8).reshape(-1, 26)
     d8 = np.ascontiguousarray(d[:stop], dtype=np.uint8).reshape(-1, 2)
     if first:  # a row before it may be invalid in another way
-        raise _invalid(b8, d8, d) if _core.find_invalid(b8, d8) else InvalidPositionError(min(first)[1])
+        raise _invalid(b8, d8, d) if _batch.find_invalid(b8, d8) is not None else InvalidPositionError(min(first)[1])
     return b8, d8, d
 
 
 def _invalid(b8: np.ndarray, d8: np.ndarray, d: np.ndarray) -> InvalidPositionError:
     """The error naming the first invalid row of b8 and d8 (one is known to exist)."""
-    row, reason = _core.find_invalid(b8, d8)
-    if (d[row] < 1).any() or (d[row] > 6).any():
-        return InvalidPositionError(f"row {row}: dice must be 1-6, not {d[row].tolist()}")
-    return InvalidPositionError(f"row {row}: {reason}")
+    row = _batch.find_invalid(b8, d8)
+    problem = _results.board_problem(b8[row].tobytes())
+    if problem is None:
+        problem = f"dice must be 1-6, not {d[row].tolist()}"
+    return InvalidPositionError(f"row {row}: {problem}")
 
 
 #: Rows of results reserved per board before a batch starts (a typical corpus
@@ -92,10 +97,10 @@ def _check_threads(threads: object) -> int:
     return threads
 
 
-def _shared(b8: np.ndarray, d8: np.ndarray, counts: np.ndarray, k: int, flip: bool, store: bool) -> _core.Batch:
+def _shared(b8: np.ndarray, d8: np.ndarray, counts: np.ndarray, k: int, flip: bool, store: bool) -> _batch.Batch:
     """The batch after k native threads (the caller's among them) shared its pieces
-    (see ``_core.Batch``)."""
-    job = _core.Batch(b8, d8, counts, k, _PIECE_ROWS, flip, store, _RESERVE_PER_ROW * len(b8))
+    (see ``_batch.Batch``)."""
+    job = _batch.Batch(b8, d8, counts, k, _PIECE_ROWS, flip, store, _RESERVE_PER_ROW * len(b8))
     job.run()
     return job
 
@@ -105,7 +110,7 @@ def _count(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int) -> np.nd
     counts = np.empty(n, dtype=np.int64)  # every row is written by the native code
     k = _threads_for(n, threads)
     if k == 1:
-        bad = _core.count_rows(b8, d8, counts, 0, n)
+        bad = _batch.count_rows(b8, d8, counts, 0, n)
     else:
         bad = _shared(b8, d8, counts, k, False, False).bad_row
     if bad is not None:
@@ -122,7 +127,7 @@ def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int,
     k = _threads_for(n, threads)
     if k == 1:
         # One thread writes straight into the buffer the caller gets.
-        out = _core.Output(_RESERVE_PER_ROW * n)
+        out = _batch.Output(_RESERVE_PER_ROW * n)
         if out.run(b8, d8, ends, 0, n, flip) is not None:
             raise _invalid(b8, d8, d)
         buffer = out.take()
@@ -180,4 +185,4 @@ def release_buffers() -> None:
     for the calling threads.  This returns the memory to the system and ends
     those threads.
     """
-    _core.release_buffers()
+    _batch.release_buffers()

@@ -23,35 +23,19 @@ from typing import Iterable, Iterator, NamedTuple, Sequence, overload
 
 import numpy as np
 
-from . import _core
+from . import _results
 from .diagram import render
 from .errors import IllegalMoveError, InvalidPositionError
 from .ids import XGID, decode_position_id, encode_position_id
 from .move import Move, check_dice
 from .notation import parse_notation
+from .rules import CHECKERS, VARIANTS
 
-__all__ = ["Position", "LegalMoves", "GameResult", "Outcome", "VARIANTS"]
+__all__ = ["Position", "LegalMoves", "GameResult", "Outcome"]
 
 
 _BOARD = struct.Struct("26b")
-
-
-def _layout(**points: int) -> tuple[int, ...]:
-    """A symmetric starting board from {point: count} in each player's numbering."""
-    board = [0] * 26
-    for name, count in points.items():
-        p = int(name[1:])
-        board[p] += count
-        board[25 - p] -= count
-    return tuple(board)
-
-
-#: Starting boards of the supported variants and their checkers per side.
-VARIANTS: dict[str, tuple[tuple[int, ...], int]] = {
-    "standard": (_layout(p24=2, p13=5, p8=3, p6=5), 15),
-    "nackgammon": (_layout(p24=2, p23=2, p13=4, p8=3, p6=4), 15),
-    "hypergammon": (_layout(p24=1, p23=1, p22=1), 3),
-}
+_STANDARD = VARIANTS["standard"].board
 
 
 class Outcome(enum.IntEnum):
@@ -101,9 +85,9 @@ class Position:
     _checkers: int
     _hash: int
 
-    def __init__(self, board: Sequence[int] | None = None, *, checkers: int = 15) -> None:
+    def __init__(self, board: Sequence[int] | None = None, *, checkers: int = CHECKERS) -> None:
         if board is None:
-            board = VARIANTS["standard"][0]
+            board = _STANDARD
         if isinstance(board, (str, bytes)):
             raise TypeError("Position(board) takes 26 ints; use Position.from_position_id for an ID")
         try:
@@ -113,27 +97,8 @@ class Position:
                 raise TypeError(f"a board is a sequence of 26 ints, not {type(board).__name__}") from None
             raise exc
         checkers = _as_int(checkers, "checkers")
-        if not 1 <= checkers <= 15:
-            raise InvalidPositionError(f"checkers per side must be 1-15, not {checkers}")
-        if len(values) != 26:
-            raise InvalidPositionError(f"a board has 26 slots (0 to 25), not {len(values)}")
-        for i, v in enumerate(values):
-            if not -15 <= v <= 15:
-                raise InvalidPositionError(f"slot {i} holds {v} checkers (at most 15 a side)")
-        if values[25] < 0:
-            raise InvalidPositionError(f"slot 25 is the on-roll player's bar and cannot be negative ({values[25]})")
-        if values[0] > 0:
-            raise InvalidPositionError(f"slot 0 is the opponent's bar and cannot be positive ({values[0]})")
-        mine = sum(v for v in values if v > 0)
-        theirs = -sum(v for v in values if v < 0)
-        for who, n in (("the player on roll", mine), ("the opponent", theirs)):
-            if n > checkers:
-                raise InvalidPositionError(f"{who} has {n} checkers on the board, more than {checkers}")
-        self._set(tuple(values), checkers)
-
-    def _set(self, board: tuple[int, ...], checkers: int) -> None:
-        data = _BOARD.pack(*board)
-        object.__setattr__(self, "_board_cache", board)
+        data = _results.check_board(values, checkers)
+        object.__setattr__(self, "_board_cache", tuple(values))
         object.__setattr__(self, "_bytes", data)
         object.__setattr__(self, "_checkers", checkers)
         object.__setattr__(self, "_hash", hash((data, checkers)))
@@ -171,7 +136,7 @@ class Position:
         return cls(board, checkers=checkers)
 
     @classmethod
-    def from_position_id(cls, position_id: str, *, checkers: int = 15) -> "Position":
+    def from_position_id(cls, position_id: str, *, checkers: int = CHECKERS) -> "Position":
         """Read a GNU Backgammon Position ID (player on roll's view)."""
         return cls(decode_position_id(position_id), checkers=checkers)
 
@@ -180,7 +145,7 @@ class Position:
         return encode_position_id(self._board)
 
     @classmethod
-    def from_xgid(cls, xgid: str, *, checkers: int = 15) -> "Position":
+    def from_xgid(cls, xgid: str, *, checkers: int = CHECKERS) -> "Position":
         """Read a full XGID (``XGID=`` optional), oriented to the player on roll."""
         return cls(XGID.parse(xgid).board, checkers=checkers)
 
@@ -189,7 +154,7 @@ class Position:
         return XGID(self._board).format()
 
     @classmethod
-    def from_array(cls, array: Sequence[int] | np.ndarray, *, checkers: int = 15) -> "Position":
+    def from_array(cls, array: Sequence[int] | np.ndarray, *, checkers: int = CHECKERS) -> "Position":
         """Read the 26-count array of wildbg and bgsage (see the class docstring)."""
         a = np.asarray(array)
         if a.shape != (26,):
@@ -214,7 +179,7 @@ class Position:
 
     def flip(self) -> "Position":
         """The same board seen from the other player."""
-        return Position._trusted(_core.flip(self._bytes), self._checkers)
+        return Position._trusted(_results.flip(self._bytes), self._checkers)
 
     # --- counts and game state -------------------------------------------
 
@@ -234,7 +199,7 @@ class Position:
 
     def is_game_over(self) -> bool:
         """True when a side has borne off all its checkers."""
-        return 0 in _core.on_board(self._bytes)
+        return 0 in _results.on_board(self._bytes)
 
     def result(self) -> GameResult | None:
         """Who won a finished game and how (None while the game goes on).
@@ -276,7 +241,7 @@ class Position:
         hi, lo = check_dice(dice)
         if self.is_game_over():
             return LegalMoves(self, (hi, lo), None)
-        return LegalMoves(self, (hi, lo), _core.generate(self._bytes, hi, lo))
+        return LegalMoves(self, (hi, lo), _results.generate(self._bytes, hi, lo))
 
     def play(self, move: Move) -> "Position":
         """The position after ``move``, seen from the opponent (now on roll).
@@ -344,14 +309,14 @@ class Position:
         return self._hash
 
     def __repr__(self) -> str:
-        extra = "" if self._checkers == 15 else f", checkers={self._checkers}"
+        extra = "" if self._checkers == CHECKERS else f", checkers={self._checkers}"
         return f"Position.from_position_id({self.position_id()!r}{extra})"
 
     def __str__(self) -> str:
         return render(self._board, self.pip_count(), self.borne_off(), self.position_id())
 
     def __reduce__(self):
-        return (Position, (self._board,), None, None, None) if self._checkers == 15 else (
+        return (Position, (self._board,), None, None, None) if self._checkers == CHECKERS else (
             _position_with_checkers, (self._board, self._checkers))
 
 
@@ -369,7 +334,7 @@ class LegalMoves(Sequence[Move]):
 
     __slots__ = ("_position", "_dice", "_results")
 
-    def __init__(self, position: Position, dice: tuple[int, int], results: "_core.Results | None") -> None:
+    def __init__(self, position: Position, dice: tuple[int, int], results: "_results.Results | None") -> None:
         self._position = position
         self._dice = dice
         self._results = results

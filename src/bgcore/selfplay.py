@@ -12,11 +12,9 @@ from __future__ import annotations
 import random
 
 from .position import Position
+from .rules import ROLLS
 
-__all__ = ["selfplay_positions", "heuristic_score", "ROLLS"]
-
-#: The 21 distinct rolls, higher die first.
-ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+__all__ = ["selfplay_positions", "heuristic_score"]
 
 
 def heuristic_score(board: tuple[int, ...]) -> float:

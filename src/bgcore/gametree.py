@@ -1,4 +1,4 @@
-"""Perft: counting the leaves of the game tree, the move generator's acid test.
+"""Perft (``bgcore.perft``): counting the leaves of the game tree, the move generator's acid test.
 
 >>> from bgcore import Position
 >>> perft(Position.initial(), 1)
@@ -9,11 +9,8 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
-from . import _core
+from . import _perft
 from .position import Position
-from .selfplay import ROLLS
 
 __all__ = ["perft", "perft_counts"]
 
@@ -22,7 +19,7 @@ def perft_counts(position: Position, depth: int, *, threads: int = 1) -> tuple[i
     """(unweighted, weighted) perft of ``position`` from one walk of the tree.
 
     With ``threads`` > 1 the positions after the first ply are shared among
-    native threads (the GIL is released while they count).
+    the calling thread and native threads of the pool, without the GIL.
     """
     if not isinstance(position, Position):
         raise TypeError(f"perft() takes a Position, not {type(position).__name__}")
@@ -30,23 +27,9 @@ def perft_counts(position: Position, depth: int, *, threads: int = 1) -> tuple[i
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int, not {threads!r}")
-    if threads == 1 or depth < 2 or position.is_game_over():
-        return _core.perft(position._bytes, depth)
-    tasks: list[tuple[bytes, int]] = []  # (child seen by the side to move, roll weight)
-    leaves = [0, 0]
-    for dice in ROLLS:
-        weight = 1 if dice[0] == dice[1] else 2
-        for child in position.legal_moves(dice).positions():
-            if child.is_game_over():
-                leaves[0] += 1
-                leaves[1] += weight
-            else:
-                tasks.append((child._bytes, weight))
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        counts = list(pool.map(lambda t: _core.perft(t[0], depth - 1), tasks))
-    plain = leaves[0] + sum(p for p, _ in counts)
-    weighted = leaves[1] + sum(w * q for (_, w), (_, q) in zip(tasks, counts))
-    return plain, weighted
+    if position.is_game_over():
+        return 1, 1
+    return _perft.perft(position._bytes, depth, threads)
 
 
 def perft(position: Position, depth: int, *, weighted: bool = False, threads: int = 1) -> int:

@@ -1,0 +1,150 @@
+/* Portable low-level helpers of bgcore's native modules: board masks and
+   flips with SSE2 where the compiler targets it (every x86-64 build), bit
+   scans, a spin-wait hint, atomics for flags shared between threads, and a
+   copy with non-temporal stores.  Header-only: every helper is static inline,
+   so each module that includes it gets them inlined into its hot loops. */
+#ifndef BG_PLATFORM_H
+#define BG_PLATFORM_H
+
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#define BG_HAVE_SSE2 1
+#include <emmintrin.h>
+#else
+#define BG_HAVE_SSE2 0
+#endif
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+#define BG_INLINE static __inline
+#else
+#define BG_INLINE static inline
+#endif
+
+/* Bit p of *mine: pt[p] > 0; of *blocked: pt[p] <= -2 (p = 0..25). */
+BG_INLINE void bg_masks(const signed char *pt, unsigned int *mine, unsigned int *blocked) {
+#if BG_HAVE_SSE2
+    __m128i lo = _mm_loadu_si128((const __m128i *)pt);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(pt + 10));
+    __m128i zero = _mm_setzero_si128(), minus1 = _mm_set1_epi8(-1);
+    *mine = (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(lo, zero))
+          | ((unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(hi, zero)) << 10);
+    *blocked = (unsigned int)_mm_movemask_epi8(_mm_cmplt_epi8(lo, minus1))
+             | ((unsigned int)_mm_movemask_epi8(_mm_cmplt_epi8(hi, minus1)) << 10);
+#else
+    unsigned int m = 0, b = 0;
+    int p;
+    for (p = 0; p < 26; p++) {
+        m |= (unsigned int)(pt[p] > 0) << p;
+        b |= (unsigned int)(pt[p] <= -2) << p;
+    }
+    *mine = m;
+    *blocked = b;
+#endif
+}
+
+/* Board b seen from the other side: out[i] = -b[25 - i] (out may be b). */
+#if BG_HAVE_SSE2
+BG_INLINE __m128i bg_reverse16(__m128i x) {
+    x = _mm_shuffle_epi32(x, 0x1B);
+    x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xB1), 0xB1);
+    return _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+}
+#endif
+BG_INLINE void bg_flip_pt(const signed char *b, signed char *out) {
+#if BG_HAVE_SSE2
+    /* Both loads happen before either store, so out may alias b. */
+    __m128i lo = _mm_loadu_si128((const __m128i *)b);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(b + 10));
+    __m128i zero = _mm_setzero_si128();
+    _mm_storeu_si128((__m128i *)out, _mm_sub_epi8(zero, bg_reverse16(hi)));
+    _mm_storeu_si128((__m128i *)(out + 10), _mm_sub_epi8(zero, bg_reverse16(lo)));
+#else
+    signed char tmp[26];
+    int i;
+    memcpy(tmp, b, 26);
+    for (i = 0; i < 26; i++)
+        out[i] = (signed char)-tmp[25 - i];
+#endif
+}
+
+/* The index of the highest set bit of x (x != 0). */
+#if defined(_MSC_VER)
+BG_INLINE int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+#else
+BG_INLINE int bg_top_bit(unsigned long x) { return 31 - __builtin_clz((unsigned int)x); }
+#endif
+
+/* A hint that the thread is spinning (pause on x86, yield on ARM). */
+#if BG_HAVE_SSE2
+#define bg_pause() _mm_pause()
+#elif defined(_M_ARM64)
+#define bg_pause() __yield()
+#elif defined(__aarch64__) || defined(__arm__)
+#define bg_pause() __asm__ __volatile__("yield")
+#else
+#define bg_pause() ((void)0)
+#endif
+
+/* Flags set once by one thread and polled by others without a lock are read
+   and written atomically (relaxed).  Counters published after the data they
+   make visible are stored with release and loaded with acquire semantics.
+   MSVC: a volatile access orders memory only under /volatile:ms, the default
+   on x86 and x64 but not on ARM64, where an explicit fence is needed. */
+#if defined(_MSC_VER)
+#if defined(_M_ARM64)
+#define BG_HW_FENCE() __dmb(_ARM64_BARRIER_ISH)
+#else
+#define BG_HW_FENCE() ((void)0)
+#endif
+BG_INLINE int bg_flag_get(volatile int *p) { return *p; }
+BG_INLINE void bg_flag_set(volatile int *p) { *p = 1; }
+BG_INLINE void bg_flag_clear(volatile int *p) { *p = 0; }
+BG_INLINE ptrdiff_t bg_load_acquire(volatile ptrdiff_t *p) {
+    ptrdiff_t v = *p;
+    BG_HW_FENCE();
+    _ReadWriteBarrier();
+    return v;
+}
+BG_INLINE void bg_store_release(volatile ptrdiff_t *p, ptrdiff_t v) {
+    _ReadWriteBarrier();
+    BG_HW_FENCE();
+    *p = v;
+}
+#else
+BG_INLINE int bg_flag_get(volatile int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+BG_INLINE void bg_flag_set(volatile int *p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
+BG_INLINE void bg_flag_clear(volatile int *p) { __atomic_store_n(p, 0, __ATOMIC_RELAXED); }
+BG_INLINE ptrdiff_t bg_load_acquire(volatile ptrdiff_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+BG_INLINE void bg_store_release(volatile ptrdiff_t *p, ptrdiff_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#endif
+
+/* Copy n bytes to memory this thread will not read again (a batch's result):
+   with SSE2, non-temporal stores skip reading each destination line first and
+   leave the cache to the generator; short copies and other builds use memcpy.
+   The fence orders the stores before those that publish the rows. */
+BG_INLINE void bg_copy_out(char *dst, const char *src, size_t n) {
+#if BG_HAVE_SSE2
+    size_t head = (16 - ((size_t)dst & 15)) & 15;
+    if (n < 256) {
+        memcpy(dst, src, n);
+        return;
+    }
+    memcpy(dst, src, head);
+    dst += head; src += head; n -= head;
+    for (; n >= 64; n -= 64, dst += 64, src += 64) {
+        _mm_stream_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
+        _mm_stream_si128((__m128i *)(dst + 16), _mm_loadu_si128((const __m128i *)(src + 16)));
+        _mm_stream_si128((__m128i *)(dst + 32), _mm_loadu_si128((const __m128i *)(src + 32)));
+        _mm_stream_si128((__m128i *)(dst + 48), _mm_loadu_si128((const __m128i *)(src + 48)));
+    }
+    memcpy(dst, src, n);
+    _mm_sfence();
+#else
+    memcpy(dst, src, n);
+#endif
+}
+
+#endif /* BG_PLATFORM_H */

@@ -1,0 +1,45 @@
+/* Result buffers for batches of generated boards.
+
+   A buffer is a 64-byte header (its capacity in bytes, and how many of them
+   may have been written: the rest are not mapped yet) followed by the data;
+   callers hold the data pointer.  Large buffers are 2 MiB-aligned and advised
+   to use huge pages on Linux, which spares a page fault per 4 KiB written.
+
+   One released large buffer is kept (bg_buf_release) and handed to the next
+   batch that asks for no more than it holds (bg_buf_obtain), so the pages that
+   batch writes are mapped already: a fresh mapping costs a page fault and the
+   kernel zeroing each page before it is written.  bg_buf_obtain,
+   bg_buf_release and bg_buf_forget must be called with the GIL held, which
+   guards the kept buffer; the others may run on any thread. */
+#ifndef BG_ROWBUF_H
+#define BG_ROWBUF_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes of data a buffer holds (0 for NULL). */
+size_t bg_buf_capacity(const char *data);
+/* A new buffer of n bytes, or NULL when out of memory. */
+char *bg_buf_alloc(size_t n);
+/* Free a buffer (NULL is ignored). */
+void bg_buf_free(char *data);
+/* The kept buffer when it holds n bytes and not more than twice that, else a
+   new one.  GIL held. */
+char *bg_buf_obtain(size_t n);
+/* Keep a large buffer for the next bg_buf_obtain, or free it.  Its signature
+   fits cython.view.array's callback_free_data.  GIL held. */
+void bg_buf_release(void *data);
+/* Free the kept buffer.  GIL held. */
+void bg_buf_forget(void);
+/* Give back the whole pages after the first `used` bytes of a large buffer,
+   so that what a caller holds is what it uses. */
+void bg_buf_trim(char *data, size_t used);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BG_ROWBUF_H */

@@ -1,0 +1,3 @@
+"""Perft in C, for bgcore.perft."""
+
+def perft(board: bytes, depth: int, threads: int = 1) -> tuple[int, int]: ...

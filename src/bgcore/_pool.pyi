@@ -1,0 +1,6 @@
+"""Native threads kept between jobs (the C-level side is in _pool.pxd)."""
+
+KEPT: int
+
+def idle_threads() -> int: ...
+def release() -> None: ...

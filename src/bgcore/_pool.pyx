@@ -1,0 +1,184 @@
+# cython: language_level=3
+"""A pool of native threads kept between jobs: batch generation, perft and
+the other native loops share it.
+
+Starting a native thread costs its caller tens of microseconds with the GIL
+held, and the new thread starts work later still: a fair share of a short
+batch.  A kept thread waits on its ``go`` lock instead and wakes when handed a
+task.  At most ``KEPT`` idle threads are kept; more end after their job.
+
+Threads run without the GIL and never touch Python objects.  The stack of
+idle threads is only used with the GIL held, which guards it.  A forked child
+has none of its parent's threads: ``_forget_in_child`` drops the records of
+the idle ones and raises the epoch, so that threads a job held at the fork are
+neither run nor kept in the child (the job's own thread does their work).
+"""
+
+from libc.stdlib cimport calloc, free
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock,
+                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
+
+import os
+
+cdef extern from "pythread.h":
+    # Cython's declaration takes a function that needs the GIL; ours runs without it.
+    unsigned long PyThread_start_new_thread(void (*func)(void *) noexcept nogil, void *arg) nogil
+    unsigned long PYTHREAD_INVALID_THREAD_ID
+    # Cython's declaration needs the GIL, which a pool thread ending itself lacks.
+    void _free_lock "PyThread_free_lock"(PyThread_type_lock lock) noexcept nogil
+
+cdef extern from "bg_platform.h":
+    int bg_flag_get(volatile int *p) noexcept nogil
+    void bg_flag_set(volatile int *p) noexcept nogil
+    void bg_flag_clear(volatile int *p) noexcept nogil
+    void bg_pause() noexcept nogil
+
+cdef enum:
+    _KEPT = 16             # idle threads kept at most
+    # Pauses a waiting caller spins for before it sleeps on the lock: a
+    # sleeping thread takes tens of microseconds to wake, and a job's threads
+    # usually finish within a few hundred microseconds of each other.
+    # About 250 µs on a recent x86 (pause is slower there than elsewhere).
+    _WAIT_SPINS = 16384
+
+KEPT = _KEPT
+
+
+cdef struct bg_pool_thread:
+    PyThread_type_lock go    # released to hand the thread its task (or to end it)
+    PyThread_type_lock done  # released by the thread when the task has returned
+    bg_task task             # what it runs next; NULL: end the thread
+    void *arg
+    volatile int finished    # set when the task has returned (bg_flag_get/set)
+    bint submitted           # a task was handed over and not waited for yet
+    unsigned long epoch      # _epoch when the thread was started
+
+
+cdef bg_pool_thread *_idle[_KEPT]
+cdef int _nidle = 0
+cdef unsigned long _epoch = 0  # raised in a forked child
+
+
+cdef void _thread_free(bg_pool_thread *t) noexcept nogil:
+    if t.go != NULL:
+        _free_lock(t.go)
+    if t.done != NULL:
+        _free_lock(t.done)
+    free(t)
+
+
+cdef void _thread_main(void *arg) noexcept nogil:
+    """A kept thread: run each task it is handed, until handed NULL."""
+    cdef bg_pool_thread *t = <bg_pool_thread *>arg
+    while True:
+        PyThread_acquire_lock(t.go, WAIT_LOCK)
+        if t.task == NULL:
+            break
+        t.task(t.arg)
+        bg_flag_set(&t.finished)
+        PyThread_release_lock(t.done)
+    _thread_free(t)
+
+
+cdef inline bint _alive(bg_pool_thread *t) noexcept nogil:
+    """Whether t's thread runs in this process (not only in a parent it was
+    forked from)."""
+    return t != NULL and t.epoch == _epoch
+
+
+cdef bg_pool_thread *bg_pool_take() noexcept:
+    # GIL held: CPython 3.10 and 3.11 read the thread state of the GIL's
+    # holder when starting a thread.
+    global _nidle
+    cdef bg_pool_thread *t
+    if _nidle:
+        _nidle -= 1
+        return _idle[_nidle]
+    t = <bg_pool_thread *>calloc(1, sizeof(bg_pool_thread))
+    if t == NULL:
+        return NULL
+    t.go = PyThread_allocate_lock()
+    t.done = PyThread_allocate_lock()
+    if t.go == NULL or t.done == NULL:
+        _thread_free(t)
+        return NULL
+    # Both held: the thread waits for go, its job for done.
+    PyThread_acquire_lock(t.go, WAIT_LOCK)
+    PyThread_acquire_lock(t.done, WAIT_LOCK)
+    t.task = NULL
+    t.epoch = _epoch
+    if PyThread_start_new_thread(_thread_main, t) == PYTHREAD_INVALID_THREAD_ID:
+        _thread_free(t)
+        return NULL
+    return t
+
+
+cdef bint bg_pool_submit(bg_pool_thread *t, bg_task task, void *arg) noexcept nogil:
+    if not _alive(t) or task == NULL:
+        return False
+    t.task = task
+    t.arg = arg
+    bg_flag_clear(&t.finished)
+    t.submitted = True
+    PyThread_release_lock(t.go)
+    return True
+
+
+cdef void bg_pool_wait(bg_pool_thread *t) noexcept nogil:
+    cdef int spins = 0
+    if t == NULL or not t.submitted:
+        return
+    while not bg_flag_get(&t.finished) and spins < _WAIT_SPINS:
+        bg_pause()
+        spins += 1
+    PyThread_acquire_lock(t.done, WAIT_LOCK)  # released by the thread after the task
+    t.submitted = False
+
+
+cdef void _end(bg_pool_thread *t) noexcept:
+    """Let an idle thread end (it frees itself)."""
+    t.task = NULL
+    PyThread_release_lock(t.go)
+
+
+cdef void bg_pool_give(bg_pool_thread *t) noexcept:
+    global _nidle
+    if t == NULL:
+        return
+    if not _alive(t):
+        _thread_free(t)  # taken before a fork: its thread is the parent's
+        return
+    if _nidle < _KEPT:
+        _idle[_nidle] = t
+        _nidle += 1
+    else:
+        _end(t)
+
+
+cdef void bg_pool_forget() noexcept:
+    global _nidle
+    while _nidle:
+        _nidle -= 1
+        _end(_idle[_nidle])
+
+
+def idle_threads():
+    """How many idle native threads the pool keeps now."""
+    return _nidle
+
+
+def release():
+    """End every idle thread of the pool."""
+    bg_pool_forget()
+
+
+def _forget_in_child():
+    global _epoch, _nidle
+    _epoch += 1
+    while _nidle:
+        _nidle -= 1
+        _thread_free(_idle[_nidle])
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)

@@ -1,0 +1,570 @@
+# cython: language_level=3
+"""The legal-move generator: board checks, the hash key, the table of results
+and the enumerator behind ``bg_generate``, ``bg_generate_boards`` and
+``bg_count`` (the C-level API declared in ``movegen.pxd``).
+
+No Python objects and no threads: every function runs without the GIL and
+allocates nothing per generated move.  Boards are copied on the C stack
+(copy-make), results go into a caller-owned buffer, and each distinct result is
+found once through a 64-bit key (an additive Zobrist-style hash) in an
+open-addressing table, with a full board compare when two keys agree.  The
+whole enumerator lives in this one module because Cython inlines ``cdef inline``
+functions only within a module.
+"""
+
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memcmp, memset
+
+cdef extern from "bg_platform.h":
+    void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
+    void bg_flip_pt(const int8_t *b, int8_t *out) noexcept nogil
+    int bg_top_bit(unsigned long x) noexcept nogil
+
+cdef enum:
+    BG_TABLE_BITS = 13
+    BG_TABLE_MIN_BITS = 7  # each generation starts with a 128-slot table
+    BG_TABLE_SIZE = 8192   # 1 << BG_TABLE_BITS, at least twice BG_MAX_RESULTS
+
+ctypedef struct bg_slot:
+    uint64_t key
+    uint32_t stamp
+    uint32_t index
+
+cdef struct bg_movegen:
+    # Scratch state of one generator (opaque outside this module).
+    bg_slot table[BG_TABLE_SIZE]
+    uint64_t keys[BG_MAX_RESULTS]  # the key of each result in the table
+    uint16_t claimed[BG_MAX_RESULTS]  # the results in the table, to re-insert when growing
+    int nclaimed
+    int bits               # the table in use is the first 1 << bits slots
+    uint32_t epoch
+    char *boards           # result i's board is at boards + i * board_stride
+    char *cursor           # where the next result's board goes
+    char *moves            # result i's move at moves + i * move_stride; NULL: none kept
+    int board_stride
+    int move_stride
+    int count_only         # results no lookup needs are counted, not written (bg_count)
+    int capacity
+    int count
+    int best               # priority of the results kept so far
+    int overflow
+    int doubles
+    int low_die_first      # non-doubles, second pass: the lower die played first
+    int high_die
+    int ndice
+    int dice[4]
+    uint32_t blocked       # bit p: the opponent holds point p
+    bg_move path
+
+API_VERSION = BG_API_VERSION
+MAX_RESULTS = BG_MAX_RESULTS
+
+# A board's 64-bit key is sum(WEIGHT[i] * pt[i]) mod 2**64 with a random odd
+# weight per slot: an additive cousin of Zobrist hashing, where moving a
+# checker costs one multiply-add per slot it changes.  Equal keys of
+# different boards are told apart by a full compare.
+cdef uint64_t WEIGHT[26]
+
+
+cdef uint64_t _splitmix64(uint64_t *state) noexcept nogil:
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef void _init_weights() noexcept nogil:
+    cdef uint64_t state = 0x6267636F7265  # "bgcore"
+    cdef int i
+    for i in range(26):
+        WEIGHT[i] = _splitmix64(&state) | 1
+
+
+_init_weights()
+
+
+cdef uint64_t bg_hash(const bg_board *b) noexcept nogil:
+    cdef uint64_t key = 0
+    cdef int i
+    for i in range(26):
+        key += WEIGHT[i] * <uint64_t><int64_t>b.pt[i]
+    return key
+
+
+
+cdef bg_movegen *bg_movegen_new() noexcept nogil:
+    cdef bg_movegen *g = <bg_movegen *>malloc(sizeof(bg_movegen))
+    if g != NULL:
+        memset(g, 0, sizeof(bg_movegen))
+        g.epoch = 1
+    return g
+
+
+cdef void bg_movegen_free(bg_movegen *g) noexcept nogil:
+    free(g)
+
+
+cdef int bg_checkers(const bg_board *b, int side) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(26):
+        if side == 0 and b.pt[i] > 0:
+            n += b.pt[i]
+        elif side == 1 and b.pt[i] < 0:
+            n -= b.pt[i]
+    return n
+
+
+cdef int bg_validate(const bg_board *b) noexcept nogil:
+    return bg_check(b, BG_MAX_CHECKERS, NULL)
+
+
+cdef int bg_check(const bg_board *b, int checkers, int *slot) noexcept nogil:
+    cdef int i, v, mine = 0, theirs = 0, code = BG_OK, at = -1
+    for i in range(26):
+        v = b.pt[i]
+        if <unsigned int>(v + BG_MAX_CHECKERS) > 2 * BG_MAX_CHECKERS:
+            code, at = -BG_ERR_COUNT, i
+            break
+        if v > 0:
+            mine += v
+        else:
+            theirs -= v
+    if code == BG_OK:
+        if b.pt[BG_BAR] < 0:
+            code, at = -BG_ERR_BAR, BG_BAR
+        elif b.pt[0] > 0:
+            code, at = -BG_ERR_BAR, 0
+        elif mine > checkers or theirs > checkers:
+            code = -BG_ERR_TOO_MANY
+    if slot != NULL:
+        slot[0] = at
+    return code
+
+
+cdef void bg_flip(const bg_board *b, bg_board *out) noexcept nogil:
+    bg_flip_pt(b.pt, out.pt)
+
+
+cdef inline void _new_epoch(bg_movegen *g) noexcept nogil:
+    g.epoch += 1
+    if g.epoch == 0:  # wrapped: forget every stamp once in 2**32 calls
+        memset(g.table, 0, sizeof(g.table))
+        g.epoch = 1
+
+
+cdef inline void _set(bg_board *b, uint64_t *key, int i, int value) noexcept nogil:
+    key[0] += WEIGHT[i] * <uint64_t>(value - b.pt[i])
+    b.pt[i] = <int8_t>value
+
+
+cdef inline void _restart(bg_movegen *g, int prio) noexcept nogil:
+    """Drop the results kept so far: plays of a higher priority were found."""
+    g.best = prio
+    g.count = 0
+    g.nclaimed = 0
+    g.cursor = g.boards
+    g.bits = BG_TABLE_MIN_BITS
+    _new_epoch(g)
+
+
+cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
+    """Keep b if it uses the most dice (the larger die when only one plays)."""
+    cdef int prio
+    if g.doubles:
+        prio = depth
+    else:
+        prio = 2 * depth
+        if depth == 1 and g.dice[0] == g.high_die:
+            prio += 1
+    if prio < g.best:
+        return
+    if prio > g.best:
+        _restart(g, prio)
+    _insert(g, b, key, depth)
+
+
+cdef inline bg_board *_board_at(bg_movegen *g, uint32_t i) noexcept nogil:
+    return <bg_board *>(g.boards + <size_t>i * <size_t>g.board_stride)
+
+
+cdef inline void _record(bg_movegen *g, int depth, int hits) noexcept nogil:
+    """Keep the move of result g.count: the first ``depth`` steps of the
+    path, with these hit flags; nothing when the caller wants boards only."""
+    cdef bg_move *m
+    if g.moves == NULL:
+        return
+    m = <bg_move *>(g.moves + <size_t>g.count * <size_t>g.move_stride)
+    memcpy(m, &g.path, sizeof(bg_move))
+    m.nsteps = <uint8_t>depth
+    m.hits = <uint8_t>hits
+
+
+cdef inline int _probe(bg_movegen *g, const bg_board *b, uint64_t key) noexcept nogil:
+    """The slot holding ``b``, or the empty slot where it belongs."""
+    cdef int mask = (1 << g.bits) - 1
+    cdef int h = <int>(key >> (64 - g.bits))
+    cdef bg_slot *slot
+    while True:
+        slot = &g.table[h]
+        if slot.stamp != g.epoch:
+            return h
+        if slot.key == key and (b == NULL or memcmp(_board_at(g, slot.index), b.pt, 26) == 0):
+            return h
+        h = (h + 1) & mask
+
+
+cdef void _grow(bg_movegen *g) noexcept nogil:
+    """Quadruple the table (it starts small to stay in L1; it grows with the
+    results found, whether they are in it or not) and re-insert the results
+    it holds."""
+    cdef int j, h
+    cdef uint32_t i
+    while 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
+        g.bits += 2
+    if g.bits > BG_TABLE_BITS:
+        g.bits = BG_TABLE_BITS
+    _new_epoch(g)
+    for j in range(g.nclaimed):
+        i = g.claimed[j]
+        h = _probe(g, NULL, g.keys[i])
+        while g.table[h].stamp == g.epoch:  # an equal key of another board
+            h = (h + 1) & ((1 << g.bits) - 1)
+        g.table[h].stamp = g.epoch
+        g.table[h].key = g.keys[i]
+        g.table[h].index = i
+
+
+cdef inline bint _claim(bg_movegen *g, bg_slot *slot, uint64_t key) noexcept nogil:
+    """Give the empty ``slot`` to a new result; False when the buffer is full."""
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return False
+    slot.stamp = g.epoch
+    slot.key = key
+    slot.index = <uint32_t>g.count
+    g.keys[g.count] = key
+    g.claimed[g.nclaimed] = <uint16_t>g.count
+    g.nclaimed += 1
+    return True
+
+
+cdef inline void _insert(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
+    cdef int h = _probe(g, b, key)
+    cdef bg_slot *slot = &g.table[h]
+    if slot.stamp == g.epoch:
+        return  # seen before
+    if not _claim(g, slot, key):
+        return
+    memcpy(g.cursor, b, sizeof(bg_board))
+    g.cursor += g.board_stride
+    _record(g, depth, g.path.hits & ((1 << depth) - 1))
+    g.count += 1
+    if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
+        _grow(g)
+
+
+cdef inline int _apply(bg_board *b, int src, int dst) noexcept nogil:
+    """Move one checker src -> dst (0: off) on b; return 1 if it hits."""
+    b.pt[src] -= 1
+    if dst == 0:
+        return 0
+    if b.pt[dst] == -1:
+        b.pt[dst] = 1
+        b.pt[0] -= 1
+        return 1
+    b.pt[dst] += 1
+    return 0
+
+
+cdef inline void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
+                     int src, int dst) noexcept nogil:
+    """The leaf after playing the last die (src -> dst) on b, without a copy.
+
+    The key of the result is computed first; the board is written straight
+    into the result buffer, and built apart only to compare on equal keys.
+    """
+    cdef int h, mask, last = depth - 1
+    cdef bg_slot *slot
+    cdef bg_board tmp
+    if g.best < 4:  # every die played: the highest priority
+        _restart(g, 4)
+    key -= WEIGHT[src]
+    if dst:
+        if b.pt[dst] == -1:
+            key += 2 * WEIGHT[dst] - WEIGHT[0]
+        else:
+            key += WEIGHT[dst]
+    if g.doubles:
+        # Every step has the same length, so the checkers' net change on each
+        # point fixes the set of steps (going down each chain of points d
+        # apart from the top), and the steps fix the hits; sources never
+        # increase along a play, so each set of steps is played once: two
+        # plays of all four dice never reach the same position.
+        _store(g, b, key, depth, src, dst, False)
+        return
+    if not g.low_die_first and last == 1 and dst and g.path.dst[0] \
+            and src != g.path.dst[0] and dst != g.path.src[0] \
+            and (src != BG_BAR or g.path.src[0] != BG_BAR):
+        # High die first, nothing borne off, not two checkers entering, and
+        # the second checker neither starts where the first ended nor ends
+        # where it started: the four points fix the two steps, so no other
+        # play reaches this position (what the low die first would repeat
+        # is skipped in _play, and is looked up when it is not), and no
+        # lookup is needed.
+        _store(g, b, key, depth, src, dst, False)
+        return
+    mask = (1 << g.bits) - 1
+    h = <int>(key >> (64 - g.bits))
+    while True:
+        slot = &g.table[h]
+        if slot.stamp != g.epoch:
+            break
+        if slot.key == key:
+            tmp = b[0]
+            _apply(&tmp, src, dst)
+            if memcmp(_board_at(g, slot.index), tmp.pt, 26) == 0:
+                return
+        h = (h + 1) & mask
+    if not _claim(g, slot, key):
+        return
+    _store(g, b, key, depth, src, dst, True)
+    if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
+        _grow(g)
+
+
+cdef inline void _store(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
+                        int src, int dst, bint claimed) noexcept nogil:
+    """Append the result of b plus the last step src -> dst: ``claimed``, it
+    has its slot in the table; else no other play reaches it (so no lookup
+    needs it), and when only counting (``bg_count``) its board is not even
+    written."""
+    cdef int hit, last = depth - 1
+    cdef bg_board *r
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return
+    if g.count_only and not claimed:
+        g.cursor += g.board_stride  # result i's board stays at boards + i * board_stride
+        g.count += 1
+        return
+    r = <bg_board *>g.cursor
+    g.cursor += g.board_stride
+    memcpy(r, b, sizeof(bg_board))
+    hit = _apply(r, src, dst)
+    g.path.src[last] = <uint8_t>src
+    g.path.dst[last] = <uint8_t>dst
+    _record(g, depth, (g.path.hits & ((1 << last) - 1)) | (hit << last))
+    g.count += 1
+
+
+cdef inline uint32_t _make_step(bg_movegen *g, bg_board *nb, uint64_t *key, uint32_t mine,
+                                int depth, int src, int dst) noexcept nogil:
+    """Play die ``depth`` as src -> dst (0: off) on nb, a copy of the board;
+    update its key and record the step; return the new mask of own checkers."""
+    cdef int count
+    cdef uint8_t bit = <uint8_t>(1 << depth)
+    _set(nb, key, src, nb.pt[src] - 1)
+    if nb.pt[src] == 0:
+        mine &= ~(<uint32_t>1 << src)
+    g.path.hits &= ~bit
+    if dst:
+        mine |= <uint32_t>1 << dst
+        count = nb.pt[dst]
+        if count == -1:
+            _set(nb, key, 0, nb.pt[0] - 1)
+            _set(nb, key, dst, 1)
+            g.path.hits |= bit
+        else:
+            _set(nb, key, dst, count + 1)
+    g.path.src[depth] = <uint8_t>src
+    g.path.dst[depth] = <uint8_t>dst
+    return mine
+
+
+cdef inline uint32_t _legal(bg_movegen *g, const bg_board *b, uint32_t mine, int depth,
+                            int maxsrc, int d, int *moved) noexcept nogil:
+    """The sources (<= maxsrc; bit 25: the bar) whose checker plays die d next.
+
+    Sets ``moved[0]`` when die d can be played at all, even when the set is
+    cut down to sources whose plays were not made already (low die first).
+    ``mine`` has bit p set where the player on roll has checkers (25: bar);
+    ``g.blocked`` has bit p set where the opponent holds p, which no move of
+    the player on roll can change within a turn.
+    """
+    cdef int hi
+    cdef uint32_t todo, legal
+    if mine >> BG_BAR & 1:
+        # A checker on the bar must enter first, on the opponent's home board.
+        if g.blocked >> (BG_BAR - d) & 1:
+            return 0
+        moved[0] = 1
+        return <uint32_t>1 << BG_BAR
+    if not mine:
+        return 0
+    hi = bg_top_bit(mine)
+    if hi > maxsrc:
+        todo = mine & ((<uint32_t>2 << maxsrc) - 1)
+    else:
+        todo = mine
+    # Sources whose checker lands on the board on a point not held by the
+    # opponent, and (all checkers home) those that bear off: the exact
+    # point, or the highest one when the die is larger.
+    legal = todo & ~(g.blocked << d) & ~((<uint32_t>2 << d) - 1)
+    if hi <= 6:
+        legal |= todo & (<uint32_t>1 << d)
+        if hi < d:
+            legal |= todo & (<uint32_t>1 << hi)
+    if legal:
+        moved[0] = 1
+    if g.low_die_first and depth == 1 and hi > 6 and g.path.src[0] != BG_BAR \
+            and g.path.dst[0] != BG_OFF:
+        # Low die first, then the high die, with no bar entry and no bearing
+        # off: moving another checker repeats a play made high die first, so
+        # only the checker that just moved may go on, and not even it when
+        # the high die first was open and no hit on the way makes a
+        # difference.
+        legal &= <uint32_t>1 << g.path.dst[0]
+        if legal and _made_high_first(g, b, g.path.src[0], d, g.path.hits & 1):
+            legal = 0
+    elif g.low_die_first and depth == 1 and g.path.src[0] != BG_BAR \
+            and g.path.dst[0] != BG_OFF:
+        # All home: the same, but plays that bear off must still be made.
+        legal &= (<uint32_t>1 << g.path.dst[0]) | ((<uint32_t>2 << d) - 1)
+    return legal
+
+
+cdef inline int _pop_source(uint32_t *legal) noexcept nogil:
+    """Take the highest source out of the set."""
+    cdef int src = bg_top_bit(legal[0])
+    legal[0] ^= <uint32_t>1 << src
+    return src
+
+
+cdef inline void _play_last(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
+                            int depth, int maxsrc) noexcept nogil:
+    """Play the last die, dice[depth], in every legal way from b (sources <= maxsrc)."""
+    cdef int d = g.dice[depth], src, moved = 0
+    cdef uint32_t legal = _legal(g, b, mine, depth, maxsrc, d, &moved)
+    while legal:
+        src = _pop_source(&legal)
+        _leaf_step(g, b, key, depth + 1, src, src - d if src > d else BG_OFF)
+    if not moved:
+        _leaf(g, b, key, depth)
+
+
+cdef inline bint _nothing_new(bg_movegen *g, const bg_board *b, uint32_t mine,
+                              int src, int dst) noexcept nogil:
+    """Non-doubles, low die first (src -> dst, neither the bar nor off), plays of
+    both dice already found: True when no play of both dice that starts with
+    this step is new, decided without playing it (what _legal's low-die-first
+    rule would find after it)."""
+    cdef int high = g.dice[1]
+    cdef uint32_t nm = mine | (<uint32_t>1 << dst)
+    if b.pt[src] == 1:
+        nm &= ~(<uint32_t>1 << src)
+    if bg_top_bit(nm) <= 6:
+        return False  # all home after the step: bearing off is open, play it out
+    if dst <= high or g.blocked >> (dst - high) & 1:
+        return True  # the checker that moved cannot go on; no other may
+    return _made_high_first(g, b, src, high, b.pt[dst] == -1)
+
+
+cdef inline bint _made_high_first(bg_movegen *g, const bg_board *b, int src, int high,
+                                  bint hit) noexcept nogil:
+    """Low die first from src, then the high die with the same checker (which
+    can go on): True when the high die first from src, then the low die, made
+    the same play already, i.e. the point src - high was open and no hit
+    differs (``hit``: the low die's step hit).  b's point src - high is the
+    same before and after the low die's step."""
+    return not (g.blocked >> (src - high) & 1) and b.pt[src - high] != -1 and not hit
+
+
+cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
+                int depth, int maxsrc) noexcept nogil:
+    """Play dice[depth:] (two or more) in every legal way from b (sources <= maxsrc)."""
+    cdef int d = g.dice[depth], src, dst, moved = 0
+    cdef bg_board nb
+    cdef uint64_t nk
+    cdef uint32_t nm
+    cdef uint32_t legal = _legal(g, b, mine, depth, maxsrc, d, &moved)
+    while legal:
+        src = _pop_source(&legal)
+        dst = src - d if src > d else BG_OFF
+        if g.low_die_first and g.best == 4 and src != BG_BAR and dst != BG_OFF \
+                and _nothing_new(g, b, mine, src, dst):
+            continue
+        memcpy(&nb, b, sizeof(bg_board))
+        nk = key
+        nm = _make_step(g, &nb, &nk, mine, depth, src, dst)
+        # Doubles: sources never increase, so each set of steps comes once.
+        if depth + 2 == g.ndice:
+            _play_last(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
+        else:
+            _play(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
+    if not moved:
+        _leaf(g, b, key, depth)
+
+
+cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
+                     bg_result *out, int capacity) noexcept nogil:
+    return _generate(g, b, d1, d2, <char *>out, sizeof(bg_result), <char *>&out[0].move, capacity, 0)
+
+
+cdef int bg_generate_boards(bg_movegen *g, const bg_board *b, int d1, int d2,
+                            bg_board *boards, int capacity) noexcept nogil:
+    return _generate(g, b, d1, d2, <char *>boards, sizeof(bg_board), NULL, capacity, 0)
+
+
+cdef int bg_count(bg_movegen *g, const bg_board *b, int d1, int d2, bg_board *scratch) noexcept nogil:
+    return _generate(g, b, d1, d2, <char *>scratch, sizeof(bg_board), NULL, BG_MAX_RESULTS, 1)
+
+
+cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, char *boards, int stride,
+                   char *moves, int capacity, int count_only) noexcept nogil:
+    """Results go to ``boards`` (and their moves to ``moves``, unless NULL),
+    ``stride`` bytes apart."""
+    g.boards = boards
+    g.board_stride = stride
+    g.moves = moves
+    g.move_stride = stride
+    g.count_only = count_only
+    if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
+        return -BG_ERR_BAD_DICE
+    if d1 < d2:
+        d1, d2 = d2, d1
+    _restart(g, -1)
+    g.capacity = capacity
+    g.overflow = 0
+    g.high_die = d1
+    g.path.hits = 0
+    # Keys are relative to b (b's key is 0): they only ever meet keys of the
+    # same generation, so the board itself need not be hashed.
+    cdef uint64_t key = 0
+    cdef uint32_t mine, blocked
+    bg_masks(b.pt, &mine, &blocked)
+    g.blocked = blocked & ~<uint32_t>1  # the opponent's bar is no point
+    if d1 == d2:
+        g.doubles = 1
+        g.low_die_first = 0
+        g.ndice = 4
+        g.dice[0] = d1
+        g.dice[1] = d1
+        g.dice[2] = d1
+        g.dice[3] = d1
+        _play(g, b, key, mine, 0, BG_BAR)
+    else:
+        g.doubles = 0
+        g.low_die_first = 0
+        g.ndice = 2
+        g.dice[0] = d1
+        g.dice[1] = d2
+        _play(g, b, key, mine, 0, BG_BAR)
+        g.dice[0] = d2
+        g.dice[1] = d1
+        g.low_die_first = 1
+        _play(g, b, key, mine, 0, BG_BAR)
+    if g.overflow:
+        return -BG_ERR_OVERFLOW
+    return g.count
