@@ -47,13 +47,23 @@ import importlib.util
 import shlex
 import statistics
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 import gnubg_native
 from corpus import Corpus, build_corpus, count_batch, count_bgcore, generate_batch
 from processes import CountingProcesses
-from timing import (CountMismatch, Workload, base_parser, check_args, format_table, gnubg_c_workload, machine_line,
-                    print_header, python_api_workload, time_interleaved)
+from timing import (
+    CountMismatch,
+    Workload,
+    base_parser,
+    check_args,
+    format_table,
+    gnubg_c_workload,
+    machine_line,
+    print_header,
+    python_api_workload,
+    time_interleaved,
+)
 
 __all__ = ["main"]
 
@@ -63,10 +73,17 @@ DETECTED_ONLY = {"pyspiel": "OpenSpiel (open_spiel)", "gym_backgammon": "gym-bac
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = base_parser(__doc__)
-    parser.add_argument("--findbestmoves-positions", type=int, default=20,
-                        help="positions of the gnubg.findbestmoves subset, 0 to skip it (default 20)")
-    parser.add_argument("--markdown", action="store_true",
-                        help="print the table as GitHub markdown, with the command line and the machine")
+    parser.add_argument(
+        "--findbestmoves-positions",
+        type=int,
+        default=20,
+        help="positions of the gnubg.findbestmoves subset, 0 to skip it (default 20)",
+    )
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the table as GitHub markdown, with the command line and the machine",
+    )
     return check_args(parser, parser.parse_args(argv), "findbestmoves_positions")
 
 
@@ -78,10 +95,17 @@ def batch_workloads(corpus: Corpus, expected: int) -> list[Workload]:
         for name, fn in (("generate", generate_batch), ("count", count_batch)):
             total = fn(corpus, threads)
             if total != expected:
-                raise CountMismatch(f"batch.{name}(threads={threads}) counts {total:,} results, "
-                                    f"count_many {expected:,}")
-            workloads.append(Workload(f"bgcore batch.{name}, {threads} thread{plural}",
-                                      lambda fn=fn, threads=threads: fn(corpus, threads), len(corpus), total))
+                raise CountMismatch(
+                    f"batch.{name}(threads={threads}) counts {total:,} results, count_many {expected:,}"
+                )
+            workloads.append(
+                Workload(
+                    f"bgcore batch.{name}, {threads} thread{plural}",
+                    lambda fn=fn, threads=threads: fn(corpus, threads),
+                    len(corpus),
+                    total,
+                )
+            )
     return workloads
 
 
@@ -91,9 +115,10 @@ def process_workloads(workers: CountingProcesses, corpus: Corpus, expected: int)
         total = workers.count(processes)
         if total != processes * expected:
             raise CountMismatch(f"{processes} processes count {total:,} results, expected {processes * expected:,}")
-    return [Workload("bgcore batch.count, 1 process", lambda: workers.count(1), len(corpus), expected),
-            Workload("bgcore batch.count, 2 processes at once", lambda: workers.count(2),
-                     2 * len(corpus), 2 * expected)]
+    return [
+        Workload("bgcore batch.count, 1 process", lambda: workers.count(1), len(corpus), expected),
+        Workload("bgcore batch.count, 2 processes at once", lambda: workers.count(2), 2 * len(corpus), 2 * expected),
+    ]
 
 
 def findbestmoves_workload(corpus: Corpus, positions: int) -> Workload:
@@ -103,6 +128,7 @@ def findbestmoves_workload(corpus: Corpus, positions: int) -> Workload:
     total (a lost turn, an empty list, counted as one result) equals bgcore's.
     """
     import gnubg
+
     from bgcore.oracle import gnubg_tuple
 
     sub = corpus.subset(positions)
@@ -117,8 +143,10 @@ def findbestmoves_workload(corpus: Corpus, positions: int) -> Workload:
     total, native = run(), count_bgcore(sub)
     if total != native:
         raise CountMismatch(f"gnubg.findbestmoves counts {total:,} results, bgcore {native:,}")
-    print(f"findbestmoves subset: {len(sub.positions):,} positions x {len(sub.rolls)} rolls = "
-          f"{len(sub):,} generations, {total:,} results, agrees with bgcore (evalcontext {context})")
+    print(
+        f"findbestmoves subset: {len(sub.positions):,} positions x {len(sub.rolls)} rolls = "
+        f"{len(sub):,} generations, {total:,} results, agrees with bgcore (evalcontext {context})"
+    )
     return Workload("gnubg.findbestmoves (Python API, 0-ply eval)", run, len(sub), total)
 
 
@@ -128,20 +156,32 @@ GNUBG = "gnubg GenerateMoves (native loop, C)"
 THREAD_PAIRS = [
     ("batch.generate, 2 threads vs 1", "bgcore batch.generate, 2 threads", "bgcore batch.generate, 1 thread"),
     ("batch.count, 2 threads vs 1", "bgcore batch.count, 2 threads", "bgcore batch.count, 1 thread"),
-    ("batch.count, 2 processes at once vs 1 (nothing shared: the machine's own scaling)",
-     "bgcore batch.count, 2 processes at once", "bgcore batch.count, 1 process"),
+    (
+        "batch.count, 2 processes at once vs 1 (nothing shared: the machine's own scaling)",
+        "bgcore batch.count, 2 processes at once",
+        "bgcore batch.count, 1 process",
+    ),
 ]
 #: The same for bgcore against gnubg's C generator.
-GNUBG_PAIRS = [(f"{name[len('bgcore '):]} vs gnubg GenerateMoves", name, GNUBG)
-               for name in ("bgcore batch.generate, 1 thread", "bgcore batch.count, 1 thread",
-                            "bgcore batch.generate, 2 threads", "bgcore batch.count, 2 threads")]
+GNUBG_PAIRS = [
+    (f"{name[len('bgcore ') :]} vs gnubg GenerateMoves", name, GNUBG)
+    for name in (
+        "bgcore batch.generate, 1 thread",
+        "bgcore batch.count, 1 thread",
+        "bgcore batch.generate, 2 threads",
+        "bgcore batch.count, 2 threads",
+    )
+]
 
 
 def ratio_lines(by_name: dict[str, Workload], pairs: list[tuple[str, str, str]]) -> list[str]:
     """Each pair's speed ratio (of the medians, and the median of the rounds' own ratios)."""
-    return [f"{label}: {by_name[a].rate / by_name[b].rate:.2f}x "
-            f"(median of the {len(by_name[a].seconds)} rounds' own ratios: {paired_ratio(by_name[a], by_name[b]):.2f}x)"
-            for label, a, b in pairs if a in by_name and b in by_name]
+    return [
+        f"{label}: {by_name[a].rate / by_name[b].rate:.2f}x "
+        f"(median of the {len(by_name[a].seconds)} rounds' own ratios: {paired_ratio(by_name[a], by_name[b]):.2f}x)"
+        for label, a, b in pairs
+        if a in by_name and b in by_name
+    ]
 
 
 def paired_ratio(a: Workload, b: Workload) -> float:
@@ -151,7 +191,9 @@ def paired_ratio(a: Workload, b: Workload) -> float:
     down for a while slows both: the ratio of each round is steadier than the
     ratio of the two medians.
     """
-    return statistics.median((a.generations / ta) / (b.generations / tb) for ta, tb in zip(a.seconds, b.seconds))
+    return statistics.median(
+        (a.generations / ta) / (b.generations / tb) for ta, tb in zip(a.seconds, b.seconds, strict=False)
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -165,8 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         workloads = batch_workloads(corpus, expected)
-        workloads.append(Workload("bgcore _batch.count_many (reference)", lambda: count_bgcore(corpus),
-                                  len(corpus), expected))
+        workloads.append(
+            Workload("bgcore _batch.count_many (reference)", lambda: count_bgcore(corpus), len(corpus), expected)
+        )
         try:
             workloads.append(gnubg_c_workload(corpus, expected))
         except gnubg_native.GnubgUnavailable as exc:
@@ -198,18 +241,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         time_interleaved(scaling, args.repeats)
     thread_lines = ratio_lines({w.name: w for w in scaling}, THREAD_PAIRS)
     gnubg_lines = ratio_lines(by_name, GNUBG_PAIRS)
-    scaling_note = (f"2 threads vs 1, timed in a second run of {args.repeats} interleaved rounds of the four "
-                    "batch workloads and of batch.count in worker processes, one alone and two at once "
-                    "(see compare.py):")
+    scaling_note = (
+        f"2 threads vs 1, timed in a second run of {args.repeats} interleaved rounds of the four "
+        "batch workloads and of batch.count in worker processes, one alone and two at once "
+        "(see compare.py):"
+    )
     print()
     if args.markdown:
-        print(f"`{command}`, medians of {args.repeats} interleaved repeats; ns/gen also as (min-max); "
-              f"the last column is generations/s relative to {baseline.name}.")
+        print(
+            f"`{command}`, medians of {args.repeats} interleaved repeats; ns/gen also as (min-max); "
+            f"the last column is generations/s relative to {baseline.name}."
+        )
         print()
         print(f"Machine: {machine_line()}.")
         print()
-        print(f"Corpus: {len(corpus.positions):,} self-play positions (seed {corpus.seed}) x "
-              f"{len(corpus.rolls)} rolls = {len(corpus):,} generations, {expected:,} results.")
+        print(
+            f"Corpus: {len(corpus.positions):,} self-play positions (seed {corpus.seed}) x "
+            f"{len(corpus.rolls)} rolls = {len(corpus):,} generations, {expected:,} results."
+        )
         print()
         print(format_table(workloads, baseline, "vs generate (1 thread)", markdown=True))
         print()
@@ -221,8 +270,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in thread_lines:
             print(f"- {line}")
     else:
-        print(f"medians of {args.repeats} interleaved repeats (ns/gen also as min-max); "
-              f"'vs generate' = generations/s relative to {baseline.name}")
+        print(
+            f"medians of {args.repeats} interleaved repeats (ns/gen also as min-max); "
+            f"'vs generate' = generations/s relative to {baseline.name}"
+        )
         print(format_table(workloads, baseline, "vs generate (1 thread)"))
         print()
         for line in gnubg_lines:

@@ -26,9 +26,9 @@ too: :func:`count_bgcore` (bgcore's native loop ``_batch.count_many``),
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -102,7 +102,7 @@ class Corpus:
         """:attr:`dice_bytes` as a read-only uint8 (n, 2) array."""
         return np.frombuffer(self.dice_bytes, dtype=np.uint8).reshape(-1, 2)
 
-    def subset(self, positions: int) -> "Corpus":
+    def subset(self, positions: int) -> Corpus:
         """A corpus of at most ``positions`` positions spread evenly over this one (all rolls).
 
         Sampling every k-th position keeps the phase mix of the whole corpus.

@@ -28,10 +28,17 @@ from typing import NamedTuple
 import numpy as np
 
 from bgcore.ids import board_to_gnubg
-
 from corpus import Corpus
 
-__all__ = ["GnubgUnavailable", "GnubgCorpus", "GnubgCount", "GnubgTimer", "load_timer", "unavailable_reason", "gnubg_corpus"]
+__all__ = [
+    "GnubgUnavailable",
+    "GnubgCorpus",
+    "GnubgCount",
+    "GnubgTimer",
+    "load_timer",
+    "unavailable_reason",
+    "gnubg_corpus",
+]
 
 C_SOURCE = Path(__file__).with_name("gnubg_timer.c")
 CFLAGS = ("-O2", "-shared", "-fPIC")
@@ -137,9 +144,14 @@ def _compile(folder: str) -> tuple[ctypes.CDLL, str]:
     if proc.returncode != 0:
         raise GnubgUnavailable(f"compiling {C_SOURCE.name} failed:\n{proc.stderr.strip()}")
     lib = ctypes.CDLL(out)
-    lib.time_gnubg.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint),
-                               ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int,
-                               ctypes.POINTER(ctypes.c_longlong)]
+    lib.time_gnubg.argtypes = [
+        ctypes.c_void_p,
+        ctypes.POINTER(ctypes.c_uint),
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_longlong),
+    ]
     lib.time_gnubg.restype = ctypes.c_longlong
     return lib, " ".join(cmd[: len(compiler) + len(CFLAGS)])
 

@@ -26,12 +26,11 @@ import argparse
 import resource
 import sys
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from bgcore import batch
-
 from corpus import DEFAULT_POSITIONS, Corpus, build_corpus, count_bgcore
 from timing import machine_line
 
@@ -71,17 +70,36 @@ def owned_bytes(a: np.ndarray) -> int:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--generations", type=int, default=10_000_000,
-                        help="generations each of batch.count and batch.generate processes (default 10,000,000)")
-    parser.add_argument("--chunk", type=int, default=2100,
-                        help="rows per call, a slice of the corpus (default 2,100: 100 positions x 21 rolls)")
-    parser.add_argument("--positions", type=int, default=DEFAULT_POSITIONS,
-                        help=f"self-play positions in the corpus (default {DEFAULT_POSITIONS})")
-    parser.add_argument("--warmup", type=int, default=None,
-                        help="generations before the reference RSS (default a tenth of N, at least 1,000,000, "
-                             "at most half of N)")
-    parser.add_argument("--max-growth-mb", type=float, default=4.0,
-                        help="RSS growth after the warm-up that fails the run (default 4 MB)")
+    parser.add_argument(
+        "--generations",
+        type=int,
+        default=10_000_000,
+        help="generations each of batch.count and batch.generate processes (default 10,000,000)",
+    )
+    parser.add_argument(
+        "--chunk",
+        type=int,
+        default=2100,
+        help="rows per call, a slice of the corpus (default 2,100: 100 positions x 21 rolls)",
+    )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=DEFAULT_POSITIONS,
+        help=f"self-play positions in the corpus (default {DEFAULT_POSITIONS})",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=None,
+        help="generations before the reference RSS (default a tenth of N, at least 1,000,000, at most half of N)",
+    )
+    parser.add_argument(
+        "--max-growth-mb",
+        type=float,
+        default=4.0,
+        help="RSS growth after the warm-up that fails the run (default 4 MB)",
+    )
     args = parser.parse_args(argv)
     if args.generations < 1 or args.chunk < 1 or args.positions < 1:
         parser.error("--generations, --chunk and --positions must be >= 1")
@@ -92,7 +110,7 @@ def chunks(corpus: Corpus, rows: int) -> list[tuple[np.ndarray, np.ndarray, int]
     """The corpus cut into (boards, dice, expected results) slices of ``rows`` rows."""
     out = []
     for start in range(0, len(corpus), rows):
-        boards, dice = corpus.boards[start:start + rows], corpus.dice[start:start + rows]
+        boards, dice = corpus.boards[start : start + rows], corpus.dice[start : start + rows]
         out.append((boards, dice, int(batch.count(boards, dice).sum())))
     if sum(expected for _, _, expected in out) != count_bgcore(corpus):
         raise AssertionError("batch.count over the chunks disagrees with count_many over the corpus")
@@ -117,13 +135,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(machine_line())
     corpus = build_corpus(args.positions)
     pieces = chunks(corpus, args.chunk)
-    print(f"corpus: {len(corpus):,} generations (seed {corpus.seed}) in {len(pieces)} chunks of up to {args.chunk:,} rows; "
-          f"{args.generations:,} generations through each of batch.count and batch.generate")
+    print(
+        f"corpus: {len(corpus):,} generations (seed {corpus.seed}) in {len(pieces)} chunks "
+        f"of up to {args.chunk:,} rows; "
+        f"{args.generations:,} generations through each of batch.count and batch.generate"
+    )
     print(f"RSS at start (before the corpus):  {start_rss / MB:8.1f} MB")
 
     # The allocator's arenas (one more per thread) take a few million generations to settle.
-    warmup = args.warmup if args.warmup is not None else min(max(args.generations // 10, 1_000_000),
-                                                              args.generations // 2)
+    warmup = (
+        args.warmup if args.warmup is not None else min(max(args.generations // 10, 1_000_000), args.generations // 2)
+    )
     warmup = max(warmup, 1)
     done = calls = 0
     warm_rss: int | None = None
@@ -151,13 +173,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     elapsed = time.perf_counter() - began
     growth = end_rss - warm_rss
     print(f"RSS at the end ({done:,} gen.):  {end_rss / MB:8.1f} MB")
-    print(f"after warm-up: growth {growth / MB:+.2f} MB; {len(samples)} samples from "
-          f"{min(samples) / MB:.1f} to {max(samples) / MB:.1f} MB")
+    print(
+        f"after warm-up: growth {growth / MB:+.2f} MB; {len(samples)} samples from "
+        f"{min(samples) / MB:.1f} to {max(samples) / MB:.1f} MB"
+    )
     print("RSS at each tenth of the run (MB): " + " ".join(f"{r / MB:.1f}" for r in tenths))
     print(f"{calls:,} calls of each, {elapsed:.1f} s; every total and output size checked")
     if growth > args.max_growth_mb * MB:
-        print(f"LEAK? RSS grew by {growth / MB:.2f} MB after the warm-up (limit {args.max_growth_mb} MB)",
-              file=sys.stderr)
+        print(
+            f"LEAK? RSS grew by {growth / MB:.2f} MB after the warm-up (limit {args.max_growth_mb} MB)", file=sys.stderr
+        )
         return 1
     return 0
 

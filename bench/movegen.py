@@ -29,12 +29,21 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: idle BLAS th
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 import gnubg_native
 from corpus import build_corpus, count_bgcore
-from timing import (CountMismatch, Workload, base_parser, check_args, format_table, gnubg_c_workload, print_header,
-                    python_api_workload, time_interleaved)
+from timing import (
+    CountMismatch,
+    Workload,
+    base_parser,
+    check_args,
+    format_table,
+    gnubg_c_workload,
+    print_header,
+    python_api_workload,
+    time_interleaved,
+)
 
 __all__ = ["main"]
 
@@ -51,8 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_header(corpus)
 
     bgcore_total = count_bgcore(corpus)
-    workloads = [Workload("bgcore _batch.count_many (native loop)",
-                          lambda: count_bgcore(corpus), len(corpus), bgcore_total)]
+    workloads = [
+        Workload("bgcore _batch.count_many (native loop)", lambda: count_bgcore(corpus), len(corpus), bgcore_total)
+    ]
     print(f"bgcore results: {bgcore_total:,} ({bgcore_total / len(corpus):.2f} per generation)")
 
     gnubg: Workload | None = None
@@ -73,8 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     time_interleaved(workloads, args.repeats)
     print()
-    print(f"medians of {args.repeats} interleaved repeats (ns/gen also as min-max); "
-          "'vs gnubg' = generations/s relative to gnubg's")
+    print(
+        f"medians of {args.repeats} interleaved repeats (ns/gen also as min-max); "
+        "'vs gnubg' = generations/s relative to gnubg's"
+    )
     print(format_table(workloads, gnubg, "vs gnubg"))
     return 0
 

@@ -66,7 +66,7 @@ class CountingProcesses:
 
     def close(self) -> None:
         """Stop the workers and wait for them."""
-        for conn, proc in zip(self._conns, self._procs):
+        for conn, proc in zip(self._conns, self._procs, strict=False):
             if proc.is_alive():
                 conn.send(None)
             proc.join(timeout=10)

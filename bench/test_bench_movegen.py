@@ -15,12 +15,21 @@ import functools
 import numpy as np
 import pytest
 
+import gnubg_native
 from bgcore import Position, batch, perft
 from bgcore.selfplay import ROLLS
-
-import gnubg_native
-from corpus import (DEFAULT_POSITIONS, PHASES, Corpus, build_corpus, count_batch, count_bgcore, count_python_api,
-                    generate_batch, phase, phase_counts)
+from corpus import (
+    DEFAULT_POSITIONS,
+    PHASES,
+    Corpus,
+    build_corpus,
+    count_batch,
+    count_bgcore,
+    count_python_api,
+    generate_batch,
+    phase,
+    phase_counts,
+)
 
 #: Positions of the corpus when benchmarks are disabled (smoke runs).
 SMOKE_POSITIONS = 100
@@ -129,8 +138,9 @@ def perft_python_api(position: Position, depth: int, weighted: bool = False) -> 
     for roll in ROLLS:
         weight = 2 if weighted and roll[0] != roll[1] else 1
         moves = position.legal_moves(roll)
-        total += weight * (len(moves) if depth == 1 else
-                           sum(perft_python_api(position.play(m), depth - 1, weighted) for m in moves))
+        total += weight * (
+            len(moves) if depth == 1 else sum(perft_python_api(position.play(m), depth - 1, weighted) for m in moves)
+        )
     return total
 
 

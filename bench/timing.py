@@ -23,26 +23,44 @@ import os
 import platform
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import bgcore
-
 import gnubg_native
 from corpus import DEFAULT_POSITIONS, SEED, Corpus, count_bgcore, count_python_api, format_phases
 
-__all__ = ["base_parser", "check_args", "Workload", "CountMismatch", "gnubg_c_workload", "python_api_workload", "time_interleaved",
-           "cpu_model", "machine_line", "print_header", "format_table"]
+__all__ = [
+    "base_parser",
+    "check_args",
+    "Workload",
+    "CountMismatch",
+    "gnubg_c_workload",
+    "python_api_workload",
+    "time_interleaved",
+    "cpu_model",
+    "machine_line",
+    "print_header",
+    "format_table",
+]
 
 
 def base_parser(doc: str) -> argparse.ArgumentParser:
     """A parser with the options every timing script takes: corpus size, repeats, API subset, seed."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=DEFAULT_POSITIONS,
-                        help=f"self-play positions in the corpus, each with all 21 rolls (default {DEFAULT_POSITIONS})")
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=DEFAULT_POSITIONS,
+        help=f"self-play positions in the corpus, each with all 21 rolls (default {DEFAULT_POSITIONS})",
+    )
     parser.add_argument("--repeats", type=int, default=15, help="timed passes per workload (default 15)")
-    parser.add_argument("--api-positions", type=int, default=500,
-                        help="positions of bgcore's Python-API subset, 0 to skip it (default 500)")
+    parser.add_argument(
+        "--api-positions",
+        type=int,
+        default=500,
+        help="positions of bgcore's Python-API subset, 0 to skip it (default 500)",
+    )
     parser.add_argument("--seed", type=int, default=SEED, help=f"self-play seed (default {SEED})")
     return parser
 
@@ -103,13 +121,14 @@ def gnubg_c_workload(corpus: Corpus, expected: int) -> Workload:
     timer = gnubg_native.load_timer()
     data = gnubg_native.gnubg_corpus(corpus)
     count = timer.run(data)
-    print(f"gnubg results:  {count.results:,} ({count.moves:,} moves + {count.lost_turns:,} lost turns, "
-          "which gnubg reports as 0 moves and bgcore as the empty move)")
+    print(
+        f"gnubg results:  {count.results:,} ({count.moves:,} moves + {count.lost_turns:,} lost turns, "
+        "which gnubg reports as 0 moves and bgcore as the empty move)"
+    )
     if count.results != expected:
         raise CountMismatch(f"bgcore counts {expected:,} results, gnubg {count.results:,}")
     print("bgcore and gnubg agree")
-    return Workload("gnubg GenerateMoves (native loop, C)", lambda: timer.run(data).results,
-                    len(corpus), count.results)
+    return Workload("gnubg GenerateMoves (native loop, C)", lambda: timer.run(data).results, len(corpus), count.results)
 
 
 def python_api_workload(corpus: Corpus, positions: int) -> Workload:
@@ -122,10 +141,13 @@ def python_api_workload(corpus: Corpus, positions: int) -> Workload:
     native = count_bgcore(sub)
     if total != native:
         raise CountMismatch(f"the Python API counts {total:,} results, count_many {native:,}")
-    print(f"Python API subset: {len(sub.positions):,} positions spread over the corpus x "
-          f"{len(sub.rolls)} rolls = {len(sub):,} generations, {total:,} results")
-    return Workload("bgcore Position.legal_moves (Python API)",
-                    lambda: count_python_api(sub.positions, sub.rolls), len(sub), total)
+    print(
+        f"Python API subset: {len(sub.positions):,} positions spread over the corpus x "
+        f"{len(sub.rolls)} rolls = {len(sub):,} generations, {total:,} results"
+    )
+    return Workload(
+        "bgcore Position.legal_moves (Python API)", lambda: count_python_api(sub.positions, sub.rolls), len(sub), total
+    )
 
 
 def time_interleaved(workloads: Sequence[Workload], repeats: int) -> None:
@@ -158,31 +180,43 @@ def machine_line() -> str:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         usable = os.cpu_count()
-    return (f"bgcore {bgcore.__version__}, Python {platform.python_version()}, "
-            f"{platform.machine()} {platform.system()}, {cpu_model()}, "
-            f"{os.cpu_count()} CPUs ({usable} usable)")
+    return (
+        f"bgcore {bgcore.__version__}, Python {platform.python_version()}, "
+        f"{platform.machine()} {platform.system()}, {cpu_model()}, "
+        f"{os.cpu_count()} CPUs ({usable} usable)"
+    )
 
 
 def print_header(corpus: Corpus) -> None:
     """The machine line and what the corpus holds."""
     print(machine_line())
-    print(f"corpus: {len(corpus.positions):,} self-play positions (seed {corpus.seed}) "
-          f"x {len(corpus.rolls)} rolls = {len(corpus):,} generations")
+    print(
+        f"corpus: {len(corpus.positions):,} self-play positions (seed {corpus.seed}) "
+        f"x {len(corpus.rolls)} rolls = {len(corpus):,} generations"
+    )
     print(f"phases: {format_phases(corpus.positions)}")
 
 
-def format_table(workloads: Sequence[Workload], baseline: Workload | None, ratio_label: str,
-                 markdown: bool = False) -> str:
+def format_table(
+    workloads: Sequence[Workload], baseline: Workload | None, ratio_label: str, markdown: bool = False
+) -> str:
     """The table of median figures; the last column is generations/s relative to ``baseline``'s."""
     head = ("workload", "generations", "gen/s", "results/s", "ns/gen", "(min-max)", ratio_label)
     rows = []
     for w in workloads:
         m = w.median
         ratio = "-" if baseline is None else f"{w.rate / baseline.rate:.2f}x"
-        rows.append((w.name, f"{w.generations:,}", f"{w.rate:,.0f}", f"{w.results / m:,.0f}",
-                     f"{w.ns_per_generation(m):,.0f}",
-                     f"({w.ns_per_generation(min(w.seconds)):,.0f}-{w.ns_per_generation(max(w.seconds)):,.0f})",
-                     ratio))
+        rows.append(
+            (
+                w.name,
+                f"{w.generations:,}",
+                f"{w.rate:,.0f}",
+                f"{w.results / m:,.0f}",
+                f"{w.ns_per_generation(m):,.0f}",
+                f"({w.ns_per_generation(min(w.seconds)):,.0f}-{w.ns_per_generation(max(w.seconds)):,.0f})",
+                ratio,
+            )
+        )
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "|".join([" --- "] + [" ---: "] * (len(head) - 1)) + "|"]
         lines += ["| " + " | ".join(row) + " |" for row in rows]

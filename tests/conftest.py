@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT.parent / "shared" / "vectors"
 
-settings.register_profile("ci", derandomize=True, deadline=None, max_examples=200,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.register_profile("dev", deadline=None, max_examples=200)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 

@@ -15,7 +15,7 @@ from bgcore.selfplay import selfplay_positions
 @pytest.fixture(scope="module")
 def corpus() -> tuple[list[Position], np.ndarray, np.ndarray]:
     positions = selfplay_positions(120, seed=31) + selfplay_positions(30, seed=31, variant="hypergammon")
-    pairs = [(p, r) for i, p in enumerate(positions) for r in ROLLS[i % 3::3]]
+    pairs = [(p, r) for i, p in enumerate(positions) for r in ROLLS[i % 3 :: 3]]
     boards = np.stack([p.to_array() for p, _ in pairs])
     dice = np.array([r for _, r in pairs])
     return pairs, boards, dice
@@ -34,7 +34,7 @@ def test_generate_matches_legal_moves(corpus, threads: int, flip: bool) -> None:
         expected = [pos.play(m) for m in moves] if moves else [pos.flip()]
         if not flip:
             expected = [p.flip() for p in expected]
-        got = [Position.from_array(a, checkers=pos.checkers) for a in children[offsets[i]:offsets[i + 1]]]
+        got = [Position.from_array(a, checkers=pos.checkers) for a in children[offsets[i] : offsets[i + 1]]]
         assert sorted(got, key=lambda p: p.board) == sorted(expected, key=lambda p: p.board)
     counts = batch.count(boards, dice, threads=threads)
     assert counts.tolist() == np.diff(offsets).tolist()
@@ -161,8 +161,12 @@ def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, 
     # Rows go straight to the result while BG_MAX_RESULTS results for the
     # next row still fit: "half" lets about half of them, "ample" all.
     row_room = movegen.MAX_RESULTS
-    reserve = {"none": 0, "short": 32, "half": -(-(row_room + total // 2) // n),
-               "ample": -(-(row_room + total) // n) + 1}[room]
+    reserve = {
+        "none": 0,
+        "short": 32,
+        "half": -(-(row_room + total // 2) // n),
+        "ample": -(-(row_room + total) // n) + 1,
+    }[room]
     monkeypatch.setattr(batch, "_PIECE_ROWS", piece_rows)
     monkeypatch.setattr(batch, "_RESERVE_PER_ROW", reserve)
     for threads in (2, 3, 5):
@@ -178,7 +182,9 @@ def test_the_first_invalid_row_is_named_with_threads(corpus, threads: int) -> No
     bad[[40, 700, 900], 25] = 9  # too many checkers on the bar
     bad_dice = dice.copy()
     bad_dice[[650, 20]] = [0, 3]
-    with pytest.raises(InvalidPositionError, match=r"^row 40: the player on roll has \d+ checkers on the board, more than 15"):
+    with pytest.raises(
+        InvalidPositionError, match=r"^row 40: the player on roll has \d+ checkers on the board, more than 15"
+    ):
         batch.generate(bad, dice, threads=threads)
     with pytest.raises(InvalidPositionError, match=r"^row 40: "):
         batch.count(bad, dice, threads=threads)
@@ -216,7 +222,9 @@ def test_the_first_invalid_row_whatever_the_types(board_type, dice_type) -> None
     dice = np.array([[3, 1]] * 40, dtype=dice_type)
     boards[3, 25] = 9  # too many checkers: invalid whatever the type
     dice[30] = [7, 1]
-    with pytest.raises(InvalidPositionError, match=r"^row 3: the player on roll has 24 checkers on the board, more than 15"):
+    with pytest.raises(
+        InvalidPositionError, match=r"^row 3: the player on roll has 24 checkers on the board, more than 15"
+    ):
         batch.generate(boards, dice)
     if board_type != np.int8:
         boards[20, 6] = 300

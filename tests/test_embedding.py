@@ -62,12 +62,12 @@ def boards_only(bytes board, int die1, int die2):
     return boards, counted
 '''
 
-SETUP = '''
+SETUP = """
 from setuptools import Extension, setup
 from Cython.Build import cythonize
 setup(name="bg_embed", ext_modules=cythonize(
     [Extension("bg_embed", ["bg_embed.pyx"])], include_path=[{include!r}], language_level=3))
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +75,9 @@ def embed(tmp_path_factory: pytest.TempPathFactory):
     folder: Path = tmp_path_factory.mktemp("embed")
     (folder / "bg_embed.pyx").write_text(textwrap.dedent(EXTENSION))
     (folder / "setup.py").write_text(SETUP.format(include=bgcore.get_include()))
-    proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     sys.path.insert(0, str(folder))
     try:

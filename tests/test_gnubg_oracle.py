@@ -13,7 +13,6 @@ from hypothesis import given, settings
 
 from bgcore import Position
 from bgcore.selfplay import ROLLS, selfplay_positions
-
 from strategies import random_boards
 
 oracle = pytest.importorskip("bgcore.oracle")
@@ -32,8 +31,10 @@ def compare(pos: Position, dice: tuple[int, int]) -> list[str]:
         theirs = {m.position_id: oracle.format_move(m.steps, pos.board) for m in gnubg_moves}
     problems = []
     if set(ours) != set(theirs):
-        problems.append(f"{pos!r} {dice}: results differ: only bgcore {sorted(set(ours) - set(theirs))}, "
-                        f"only gnubg {sorted(set(theirs) - set(ours))}")
+        problems.append(
+            f"{pos!r} {dice}: results differ: only bgcore {sorted(set(ours) - set(theirs))}, "
+            f"only gnubg {sorted(set(theirs) - set(ours))}"
+        )
     else:
         for pid, text in ours.items():
             if text != theirs[pid]:
@@ -41,11 +42,14 @@ def compare(pos: Position, dice: tuple[int, int]) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("variant,count,seed", [
-    ("standard", 2000, 11),
-    ("nackgammon", 300, 12),
-    ("hypergammon", 300, 13),
-])
+@pytest.mark.parametrize(
+    "variant,count,seed",
+    [
+        ("standard", 2000, 11),
+        ("nackgammon", 300, 12),
+        ("hypergammon", 300, 13),
+    ],
+)
 def test_random_selfplay_positions_match_gnubg(variant: str, count: int, seed: int) -> None:
     rng = random.Random(seed)
     problems = []
@@ -62,10 +66,13 @@ def test_every_roll_matches_gnubg() -> None:
     assert not problems, f"{len(problems)} differences, e.g. {problems[:3]}"
 
 
-@pytest.mark.parametrize("position_id", [
-    "4HPwATDgc/ABMA",  # start
-    "AAAAAAAAAAAAAA",  # both sides off
-])
+@pytest.mark.parametrize(
+    "position_id",
+    [
+        "4HPwATDgc/ABMA",  # start
+        "AAAAAAAAAAAAAA",  # both sides off
+    ],
+)
 def test_position_ids_match_gnubg(position_id: str) -> None:
     import gnubg
 
@@ -86,7 +93,7 @@ def test_position_id_round_trip_with_gnubg() -> None:
 def test_xgid_matches_gnubg_set_xgid() -> None:
     import gnubg
 
-    for i, pos in enumerate(selfplay_positions(60, seed=21)):
+    for _i, pos in enumerate(selfplay_positions(60, seed=21)):
         for turn_pos in (pos, pos.flip()):
             xgid = turn_pos.xgid()
             # the same board written with the other player at the bottom

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from bgcore import InvalidPositionError, Position
 from bgcore.ids import XGID, decode_position_id, encode_position_id
-
 from strategies import random_boards
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -51,11 +50,18 @@ def test_xgid_round_trip(board: tuple[int, ...]) -> None:
     assert XGID.parse(pos.xgid()).format() == pos.xgid()
 
 
-@pytest.mark.parametrize("bad", [
-    "", "4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/AB!A", "////////////////",
-    "//////////////",  # 80 one-bits: no point ends
-    "4HPwATDgc/AB=A",
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "4HPwATDgc/ABM",
+        "4HPwATDgc/ABMAA",
+        "4HPwATDgc/AB!A",
+        "////////////////",
+        "//////////////",  # 80 one-bits: no point ends
+        "4HPwATDgc/AB=A",
+    ],
+)
 def test_bad_position_ids(bad: str) -> None:
     with pytest.raises(InvalidPositionError):
         Position.from_position_id(bad)
@@ -74,10 +80,11 @@ def test_position_id_with_both_players_on_a_point() -> None:
             bits += "1" * c + "0"
     value = int(bits[::-1], 2)
     import base64
+
     pid = base64.b64encode(value.to_bytes(10, "little")).decode()[:14]
     with pytest.raises(InvalidPositionError, match="both"):
         Position.from_position_id(pid)
-    assert board  # noqa
+    assert board
 
 
 def test_position_id_with_sixteen_checkers() -> None:
@@ -87,18 +94,21 @@ def test_position_id_with_sixteen_checkers() -> None:
         Position.from_position_id(pid)
 
 
-@pytest.mark.parametrize("bad", [
-    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0",  # 9 fields
-    "XGID=-b----E-C---eE---c-e----B:0:0:1:00:0:0:0:0:10",  # 25 characters
-    "XGID=-b----E-C---eE---c-e----Bz:0:0:1:00:0:0:0:0:10",  # z is not a count
-    "XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10",  # turn 2
-    "XGID=-b----E-C---eE---c-e----B-:0:5:1:00:0:0:0:0:10",  # cube owner 5
-    "XGID=-b----E-C---eE---c-e----B-:0:0:1:07:0:0:0:0:10",  # die 7
-    "XGID=-b----E-C---eE---c-e----B-:x:0:1:00:0:0:0:0:10",  # not a number
-    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:-1:0:0:0:10",  # negative score
-    "XGID=Ab----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",  # bottom checker on top's bar
-    "XGID=-bB---E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",  # 17 checkers
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0",  # 9 fields
+        "XGID=-b----E-C---eE---c-e----B:0:0:1:00:0:0:0:0:10",  # 25 characters
+        "XGID=-b----E-C---eE---c-e----Bz:0:0:1:00:0:0:0:0:10",  # z is not a count
+        "XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10",  # turn 2
+        "XGID=-b----E-C---eE---c-e----B-:0:5:1:00:0:0:0:0:10",  # cube owner 5
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:07:0:0:0:0:10",  # die 7
+        "XGID=-b----E-C---eE---c-e----B-:x:0:1:00:0:0:0:0:10",  # not a number
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:-1:0:0:0:10",  # negative score
+        "XGID=Ab----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",  # bottom checker on top's bar
+        "XGID=-bB---E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",  # 17 checkers
+    ],
+)
 def test_bad_xgids(bad: str) -> None:
     with pytest.raises(InvalidPositionError):
         Position.from_xgid(bad)

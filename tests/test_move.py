@@ -23,21 +23,24 @@ def test_move_value_semantics() -> None:
         m.dice = (1, 1)  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("steps,dice,hits,exc", [
-    ([(24, 25)], (1, 2), None, ValueError),     # backwards
-    ([(26, 20)], (6, 1), None, ValueError),     # no point 26
-    ([(6, -1)], (6, 1), None, ValueError),
-    ([(6, 0)], (6, 1), [True], ValueError),     # off cannot hit
-    ([(6, 5)] * 5, (1, 1), None, ValueError),   # five steps
-    ([(6, 5)], (1, 1), [True, False], ValueError),
-    ([(6, 5)], (0, 1), None, ValueError),
-    ([(6, 5)], (1, 2, 3), None, ValueError),
-    ([(6, 5)], "12", None, TypeError),
-    ([(6, 5)], (1.0, 2), None, TypeError),
-    ([(6, 5)], (True, 2), None, TypeError),
-    ([6], (1, 2), None, TypeError),
-    ([("6", "5")], (1, 2), None, TypeError),
-])
+@pytest.mark.parametrize(
+    "steps,dice,hits,exc",
+    [
+        ([(24, 25)], (1, 2), None, ValueError),  # backwards
+        ([(26, 20)], (6, 1), None, ValueError),  # no point 26
+        ([(6, -1)], (6, 1), None, ValueError),
+        ([(6, 0)], (6, 1), [True], ValueError),  # off cannot hit
+        ([(6, 5)] * 5, (1, 1), None, ValueError),  # five steps
+        ([(6, 5)], (1, 1), [True, False], ValueError),
+        ([(6, 5)], (0, 1), None, ValueError),
+        ([(6, 5)], (1, 2, 3), None, ValueError),
+        ([(6, 5)], "12", None, TypeError),
+        ([(6, 5)], (1.0, 2), None, TypeError),
+        ([(6, 5)], (True, 2), None, TypeError),
+        ([6], (1, 2), None, TypeError),
+        ([("6", "5")], (1, 2), None, TypeError),
+    ],
+)
 def test_move_rejects_bad_input(steps, dice, hits, exc) -> None:
     with pytest.raises(exc):
         Move(steps, dice=dice, hits=hits)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgcore import Position
-from bgcore import perft
+from bgcore import Position, perft
 from bgcore.selfplay import ROLLS
 
 POSITIONS = {

@@ -52,7 +52,7 @@ def test_native_threads_are_kept_for_the_next_batch(corpus) -> None:
     for _ in range(3):
         assert (batch.count(boards, dice, threads=3) == expected).all()
         assert _os_threads() == base + 2  # the caller's thread is the third
-        children, offsets = batch.generate(boards, dice, threads=3)
+        _children, offsets = batch.generate(boards, dice, threads=3)
         assert (np.diff(offsets) == expected).all() and _os_threads() == base + 2
     many = 20
     tiled = -(-many * 256 // len(boards))  # rows enough for 20 threads
@@ -97,15 +97,16 @@ def test_a_forked_child_starts_threads_of_its_own(corpus) -> None:
     batch.count(boards, dice, threads=3)  # threads kept in the parent
 
     def later_batches() -> bool:
-        return ((batch.count(boards, dice, threads=3) == expected).all()
-                and (np.diff(batch.generate(boards, dice, threads=2)[1]) == expected).all())
+        return (batch.count(boards, dice, threads=3) == expected).all() and (
+            np.diff(batch.generate(boards, dice, threads=2)[1]) == expected
+        ).all()
 
     _in_forked_child(later_batches)
     for run_it in (False, True):
         counts = np.full(len(b8), -1, np.int64)
         job = _batch.Batch(b8, d8, counts, 3, 64, False, False, 0)  # holds two pool threads
 
-        def with_the_batch() -> bool:
+        def with_the_batch(run_it: bool = run_it, counts: np.ndarray = counts) -> bool:
             nonlocal job
             if run_it:
                 job.run()

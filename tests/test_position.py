@@ -52,14 +52,17 @@ def test_array_round_trip() -> None:
         Position.from_array(np.zeros(26, dtype=float))
 
 
-@pytest.mark.parametrize("board,match", [
-    ([0] * 25, "26 slots"),
-    ([0] * 25 + [-1], "bar"),
-    ([1] + [0] * 25, "bar"),
-    ([0] * 6 + [16] + [0] * 19, "slot 6"),
-    ([0] * 6 + [10, 6] + [0] * 18, "16 checkers"),
-    ([0] * 6 + [-10, -6] + [0] * 18, "16 checkers"),
-])
+@pytest.mark.parametrize(
+    "board,match",
+    [
+        ([0] * 25, "26 slots"),
+        ([0] * 25 + [-1], "bar"),
+        ([1] + [0] * 25, "bar"),
+        ([0] * 6 + [16] + [0] * 19, "slot 6"),
+        ([0] * 6 + [10, 6] + [0] * 18, "16 checkers"),
+        ([0] * 6 + [-10, -6] + [0] * 18, "16 checkers"),
+    ],
+)
 def test_bad_boards(board: list[int], match: str) -> None:
     with pytest.raises(InvalidPositionError, match=match):
         Position(board)

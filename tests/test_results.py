@@ -20,24 +20,28 @@ def test_board_problem_and_flip() -> None:
         _results.board_problem(b"\x00" * 25)
 
 
-@pytest.mark.parametrize("board,checkers,message", [
-    ([0] * 25 + [-1], 15, r"slot 25 is the on-roll player's bar and cannot be negative \(-1\)"),
-    ([1] + [0] * 25, 15, r"slot 0 is the opponent's bar and cannot be positive \(1\)"),
-    ([0] * 7 + [300] + [0] * 18, 15, r"slot 7 holds 300 checkers \(at most 15 a side\)"),
-    ([0] * 7 + [-16] + [0] * 18, 15, r"slot 7 holds -16 checkers"),
-    ([0] * 6 + [4] + [0] * 19, 3, r"the player on roll has 4 checkers on the board, more than 3"),
-    ([0] * 6 + [-9, 9] + [0] * 18, 8, r"the player on roll has 9 checkers"),
-    ([0] * 6 + [-9, 8] + [0] * 18, 8, r"the opponent has 9 checkers on the board, more than 8"),
-    ([0] * 25, 15, r"26 slots \(0 to 25\), not 25"),
-    ([0] * 26, 0, r"checkers per side must be 1-15, not 0"),
-])
+@pytest.mark.parametrize(
+    "board,checkers,message",
+    [
+        ([0] * 25 + [-1], 15, r"slot 25 is the on-roll player's bar and cannot be negative \(-1\)"),
+        ([1] + [0] * 25, 15, r"slot 0 is the opponent's bar and cannot be positive \(1\)"),
+        ([0] * 7 + [300] + [0] * 18, 15, r"slot 7 holds 300 checkers \(at most 15 a side\)"),
+        ([0] * 7 + [-16] + [0] * 18, 15, r"slot 7 holds -16 checkers"),
+        ([0] * 6 + [4] + [0] * 19, 3, r"the player on roll has 4 checkers on the board, more than 3"),
+        ([0] * 6 + [-9, 9] + [0] * 18, 8, r"the player on roll has 9 checkers"),
+        ([0] * 6 + [-9, 8] + [0] * 18, 8, r"the opponent has 9 checkers on the board, more than 8"),
+        ([0] * 25, 15, r"26 slots \(0 to 25\), not 25"),
+        ([0] * 26, 0, r"checkers per side must be 1-15, not 0"),
+    ],
+)
 def test_check_board_says_what_is_wrong(board: list[int], checkers: int, message: str) -> None:
     with pytest.raises(InvalidPositionError, match=message):
         _results.check_board(board, checkers)
     if len(board) == 26 and 1 <= checkers <= 15 and all(-128 <= v <= 127 for v in board):
         # the batch API's wording (from the bytes) is the same
-        assert _results.board_problem(bytes(v & 0xFF for v in board), checkers) == str(
-            pytest.raises(InvalidPositionError, _results.check_board, board, checkers).value)
+        with pytest.raises(InvalidPositionError) as raised:
+            _results.check_board(board, checkers)
+        assert _results.board_problem(bytes(v & 0xFF for v in board), checkers) == str(raised.value)
 
 
 def test_check_board_gives_the_bytes_of_a_valid_board() -> None:

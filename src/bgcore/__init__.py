@@ -12,8 +12,8 @@ import os
 
 from . import batch
 from .errors import IllegalMoveError, InvalidPositionError
-from .move import Move
 from .gametree import perft
+from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position
 from .rules import ROLLS, VARIANTS
 

@@ -1,5 +1,6 @@
 """``python -m bgcore demo``: the opening position, a roll's legal moves and a speed figure;
 ``python -m bgcore perft``: the perft table."""
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,10 @@ def demo(dice: tuple[int, int], seconds: float) -> None:
             pos.legal_moves(r)
         n += len(rolls)
     elapsed = time.perf_counter() - start
-    print(f"\n{n / elapsed:,.0f} move generations per second through Position.legal_moves "
-          f"(opening position, all 21 rolls; see bench/movegen.py for the native figure)")
+    print(
+        f"\n{n / elapsed:,.0f} move generations per second through Position.legal_moves "
+        f"(opening position, all 21 rolls; see bench/movegen.py for the native figure)"
+    )
 
 
 def perft_table(variant: str, depth: int, threads: int) -> None:
@@ -35,8 +38,10 @@ def perft_table(variant: str, depth: int, threads: int) -> None:
     from .gametree import perft_counts
 
     pos = Position.initial(variant)
-    print(f"perft from the {variant} starting position ({threads} thread(s)); unweighted: "
-          "21 distinct rolls per ply; weighted: 36 ordered rolls")
+    print(
+        f"perft from the {variant} starting position ({threads} thread(s)); unweighted: "
+        "21 distinct rolls per ply; weighted: 36 ordered rolls"
+    )
     print()
     print("| depth | unweighted | weighted | seconds | leaves/s |")
     print("|---:|---:|---:|---:|---:|")

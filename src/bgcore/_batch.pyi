@@ -5,8 +5,9 @@ import numpy.typing as npt
 
 def count_many(boards: bytes, dice: bytes) -> int: ...
 def find_invalid(boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8]) -> int | None: ...
-def count_rows(boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64],
-               start: int, stop: int) -> int | None: ...
+def count_rows(
+    boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64], start: int, stop: int
+) -> int | None: ...
 def release_buffers() -> None: ...
 
 class Output:
@@ -15,15 +16,31 @@ class Output:
     def __init__(self, capacity: int) -> None: ...
     @property
     def rows(self) -> int: ...
-    def run(self, boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8], ends: npt.NDArray[np.int64],
-            start: int, stop: int, flip: bool) -> int | None: ...
+    def run(
+        self,
+        boards: npt.NDArray[np.int8],
+        dice: npt.NDArray[np.uint8],
+        ends: npt.NDArray[np.int64],
+        start: int,
+        stop: int,
+        flip: bool,
+    ) -> int | None: ...
     def take(self) -> memoryview | None: ...
 
 class Batch:
     """The rows of one batch, shared by the calling thread and pool threads (``run``)."""
 
-    def __init__(self, boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64],
-                 threads: int, piece_rows: int, flip: bool, store: bool, reserve_rows: int) -> None: ...
+    def __init__(
+        self,
+        boards: npt.NDArray[np.int8],
+        dice: npt.NDArray[np.uint8],
+        counts: npt.NDArray[np.int64],
+        threads: int,
+        piece_rows: int,
+        flip: bool,
+        store: bool,
+        reserve_rows: int,
+    ) -> None: ...
     @property
     def bad_row(self) -> int | None: ...
     def run(self) -> None: ...

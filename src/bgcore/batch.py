@@ -15,7 +15,7 @@ dice are rows of two.  No Python object is built per result.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -109,17 +109,13 @@ def _count(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int) -> np.nd
     n = b8.shape[0]
     counts = np.empty(n, dtype=np.int64)  # every row is written by the native code
     k = _threads_for(n, threads)
-    if k == 1:
-        bad = _batch.count_rows(b8, d8, counts, 0, n)
-    else:
-        bad = _shared(b8, d8, counts, k, False, False).bad_row
+    bad = _batch.count_rows(b8, d8, counts, 0, n) if k == 1 else _shared(b8, d8, counts, k, False, False).bad_row
     if bad is not None:
         raise _invalid(b8, d8, d)
     return counts
 
 
-def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int,
-              flip: bool) -> tuple[np.ndarray, np.ndarray]:
+def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, flip: bool) -> tuple[np.ndarray, np.ndarray]:
     n = b8.shape[0]
     offsets = np.empty(n + 1, dtype=np.int64)
     offsets[0] = 0
@@ -140,8 +136,9 @@ def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int,
     return children, offsets
 
 
-def generate(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1,
-             flip: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def generate(
+    boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1, flip: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Every distinct legal result of each (board, roll) row.
 
     Returns ``(children, offsets)``: ``children`` int8 (m, 26) with board i's

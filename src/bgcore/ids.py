@@ -18,8 +18,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .errors import InvalidPositionError
 
@@ -60,9 +60,7 @@ def board_from_gnubg(theirs: Sequence[int], mine: Sequence[int]) -> tuple[int, .
     for p in range(1, 25):
         m, t = mine[p - 1], theirs[24 - p]
         if m and t:
-            raise InvalidPositionError(
-                f"point {p} holds checkers of both players ({m} and {t})"
-            )
+            raise InvalidPositionError(f"point {p} holds checkers of both players ({m} and {t})")
         board[p] = m - t
     board[25] = mine[24]
     board[0] = -theirs[24]
@@ -93,9 +91,7 @@ def decode_position_id(position_id: str) -> tuple[int, ...]:
         raise TypeError(f"a Position ID is a str, not {type(position_id).__name__}")
     text = position_id.strip()
     if not _POSITION_ID_RE.fullmatch(text):
-        raise InvalidPositionError(
-            f"a Position ID is 14 characters of A-Z a-z 0-9 + /: {position_id!r}"
-        )
+        raise InvalidPositionError(f"a Position ID is 14 characters of A-Z a-z 0-9 + /: {position_id!r}")
     try:
         raw = base64.b64decode(text + "==", validate=True)
     except binascii.Error as exc:  # pragma: no cover - the regex admits only valid text
@@ -110,15 +106,11 @@ def decode_position_id(position_id: str) -> tuple[int, ...]:
                 count += 1
                 pos += 1
             if pos >= 80:
-                raise InvalidPositionError(
-                    f"Position ID {position_id!r} has too many checkers (it ends early)"
-                )
+                raise InvalidPositionError(f"Position ID {position_id!r} has too many checkers (it ends early)")
             pos += 1  # the 0-bit closing this point
             side.append(count)
         if sum(side) > 15:
-            raise InvalidPositionError(
-                f"Position ID {position_id!r} has {sum(side)} checkers on one side (at most 15)"
-            )
+            raise InvalidPositionError(f"Position ID {position_id!r} has {sum(side)} checkers on one side (at most 15)")
     if bits >> pos:
         raise InvalidPositionError(f"Position ID {position_id!r} has stray bits after the board")
     return board_from_gnubg(sides[0], sides[1])
@@ -160,7 +152,7 @@ class XGID:
         return None
 
     @classmethod
-    def parse(cls, text: str) -> "XGID":
+    def parse(cls, text: str) -> XGID:
         """Read a full XGID; the ``XGID=`` prefix is optional."""
         if not isinstance(text, str):
             raise TypeError(f"an XGID is a str, not {type(text).__name__}")
@@ -172,9 +164,7 @@ class XGID:
             raise InvalidPositionError(f"an XGID has 10 fields separated by ':', not {len(fields)}: {text!r}")
         pos = fields[0]
         if not _XGID_POS_RE.fullmatch(pos):
-            raise InvalidPositionError(
-                f"an XGID's first field is 26 characters of '-', A-O and a-o: {pos!r}"
-            )
+            raise InvalidPositionError(f"an XGID's first field is 26 characters of '-', A-O and a-o: {pos!r}")
         try:
             nums = [int(f) for f in fields[1:4]] + [int(f) for f in fields[5:10]]
         except ValueError:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Iterable
+from collections.abc import Iterable
 
 from .notation import format_steps
 
@@ -55,7 +55,7 @@ class Move:
     Move(((24, 18), (13, 10)), dice=(6, 3), hits=(False, True))
     """
 
-    __slots__ = ("_steps", "_hits", "_dice", "_hash")
+    __slots__ = ("_dice", "_hash", "_hits", "_steps")
 
     _steps: tuple[tuple[int, int], ...]
     _hits: tuple[bool, ...]
@@ -84,7 +84,7 @@ class Move:
         hit_list = [False] * len(step_list) if hits is None else [bool(h) for h in hits]
         if len(hit_list) != len(step_list):
             raise ValueError("hits needs one flag per step")
-        for (src, dst), hit in zip(step_list, hit_list):
+        for (src, dst), hit in zip(step_list, hit_list, strict=False):
             if hit and dst == 0:
                 raise ValueError(f"step {src}/off cannot hit")
         object.__setattr__(self, "_steps", tuple(step_list))
@@ -93,8 +93,7 @@ class Move:
         object.__setattr__(self, "_hash", hash((self._steps, self._hits, self._dice)))
 
     @classmethod
-    def _make(cls, steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...],
-              dice: tuple[int, int]) -> "Move":
+    def _make(cls, steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...], dice: tuple[int, int]) -> Move:
         """Build from the core's trusted steps and hit flags, skipping checks."""
         self = object.__new__(cls)
         object.__setattr__(self, "_steps", steps)
@@ -119,7 +118,7 @@ class Move:
     @property
     def hit_points(self) -> frozenset[int]:
         """The points whose blots this move hits."""
-        return frozenset(dst for (_, dst), hit in zip(self._steps, self._hits) if hit)
+        return frozenset(dst for (_, dst), hit in zip(self._steps, self._hits, strict=False) if hit)
 
     @property
     def dice(self) -> tuple[int, int]:

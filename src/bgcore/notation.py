@@ -14,8 +14,9 @@ Points are in the mover's numbering; 25 is the bar and 0 is off.
 
 from __future__ import annotations
 
+import itertools
 import re
-from typing import Collection, Iterable
+from collections.abc import Collection, Iterable
 
 from .errors import IllegalMoveError
 
@@ -82,9 +83,7 @@ def format_steps(steps: Iterable[tuple[int, int]], hit_points: Collection[int]) 
     return " ".join(out)
 
 
-_TOKEN_RE = re.compile(
-    r"(?P<chain>(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((?P<count>\d)\))?"
-)
+_TOKEN_RE = re.compile(r"(?P<chain>(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((?P<count>\d)\))?")
 _POINT_RE = re.compile(r"(bar|off|\d{1,2})(\*?)")
 
 
@@ -117,7 +116,7 @@ def parse_notation(text: str) -> list[tuple[int, int, bool]]:
         if not 1 <= count <= 4:
             raise IllegalMoveError(f"repeat count ({count}) in {text!r} is not 1-4")
         chain = []
-        for (a, _), (b, star) in zip(points, points[1:]):
+        for (a, _), (b, star) in itertools.pairwise(points):
             if a <= b:
                 raise IllegalMoveError(f"{point_name(a)}/{point_name(b)} in {text!r} does not move forward")
             if b == 25 or a == 0:

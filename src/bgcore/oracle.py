@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ctypes
 import importlib
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .ids import board_to_gnubg
 
@@ -54,8 +55,13 @@ def library() -> ctypes.CDLL:
     if _lib is None:
         module = importlib.import_module("gnubg._gnubg")
         lib = ctypes.CDLL(module.__file__)
-        lib.GenerateMoves.argtypes = [ctypes.POINTER(_MoveList), ctypes.POINTER(Board),
-                                      ctypes.c_int, ctypes.c_int, ctypes.c_int]
+        lib.GenerateMoves.argtypes = [
+            ctypes.POINTER(_MoveList),
+            ctypes.POINTER(Board),
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+        ]
         lib.GenerateMoves.restype = ctypes.c_int
         lib.PositionIDFromKey.argtypes = [ctypes.c_void_p]
         lib.PositionIDFromKey.restype = ctypes.c_char_p
@@ -63,7 +69,7 @@ def library() -> ctypes.CDLL:
     return _lib
 
 
-def gnubg_board(board: Sequence[int]) -> "ctypes.Array":
+def gnubg_board(board: Sequence[int]) -> ctypes.Array:
     """A ctypes ``TanBoard`` (opponent first) for a bgcore board."""
     theirs, mine = board_to_gnubg(board)
     b = Board()

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import enum
 import struct
-from typing import Iterable, Iterator, NamedTuple, Sequence, overload
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple, overload
 
 import numpy as np
 
@@ -104,7 +105,7 @@ class Position:
         object.__setattr__(self, "_hash", hash((data, checkers)))
 
     @classmethod
-    def _trusted(cls, data: bytes, checkers: int) -> "Position":
+    def _trusted(cls, data: bytes, checkers: int) -> Position:
         """Build from the core's 26 signed bytes, skipping validation."""
         self = object.__new__(cls)
         object.__setattr__(self, "_board_cache", None)
@@ -127,7 +128,7 @@ class Position:
     # --- constructors and conversions -----------------------------------
 
     @classmethod
-    def initial(cls, variant: str = "standard") -> "Position":
+    def initial(cls, variant: str = "standard") -> Position:
         """The starting position of ``variant``: standard, nackgammon or hypergammon."""
         try:
             board, checkers = VARIANTS[variant]
@@ -136,7 +137,7 @@ class Position:
         return cls(board, checkers=checkers)
 
     @classmethod
-    def from_position_id(cls, position_id: str, *, checkers: int = CHECKERS) -> "Position":
+    def from_position_id(cls, position_id: str, *, checkers: int = CHECKERS) -> Position:
         """Read a GNU Backgammon Position ID (player on roll's view)."""
         return cls(decode_position_id(position_id), checkers=checkers)
 
@@ -145,7 +146,7 @@ class Position:
         return encode_position_id(self._board)
 
     @classmethod
-    def from_xgid(cls, xgid: str, *, checkers: int = CHECKERS) -> "Position":
+    def from_xgid(cls, xgid: str, *, checkers: int = CHECKERS) -> Position:
         """Read a full XGID (``XGID=`` optional), oriented to the player on roll."""
         return cls(XGID.parse(xgid).board, checkers=checkers)
 
@@ -154,7 +155,7 @@ class Position:
         return XGID(self._board).format()
 
     @classmethod
-    def from_array(cls, array: Sequence[int] | np.ndarray, *, checkers: int = CHECKERS) -> "Position":
+    def from_array(cls, array: Sequence[int] | np.ndarray, *, checkers: int = CHECKERS) -> Position:
         """Read the 26-count array of wildbg and bgsage (see the class docstring)."""
         a = np.asarray(array)
         if a.shape != (26,):
@@ -177,7 +178,7 @@ class Position:
         """Checkers each side plays with."""
         return self._checkers
 
-    def flip(self) -> "Position":
+    def flip(self) -> Position:
         """The same board seen from the other player."""
         return Position._trusted(_results.flip(self._bytes), self._checkers)
 
@@ -232,7 +233,7 @@ class Position:
 
     # --- moves -------------------------------------------------------------
 
-    def legal_moves(self, dice: tuple[int, int]) -> "LegalMoves":
+    def legal_moves(self, dice: tuple[int, int]) -> LegalMoves:
         """Every legal play of ``dice``, one :class:`Move` per distinct result.
 
         A lost turn gives exactly one move, the empty one; a finished game
@@ -243,7 +244,7 @@ class Position:
             return LegalMoves(self, (hi, lo), None)
         return LegalMoves(self, (hi, lo), _results.generate(self._bytes, hi, lo))
 
-    def play(self, move: Move) -> "Position":
+    def play(self, move: Move) -> Position:
         """The position after ``move``, seen from the opponent (now on roll).
 
         Raises :class:`IllegalMoveError` if ``move`` is not legal here.
@@ -253,7 +254,9 @@ class Position:
         moves = self.legal_moves(move.dice)
         index = moves._index_of(move)
         if index < 0:
-            raise IllegalMoveError(f"{str(move) or 'the empty move'} is not legal with {move.dice[0]}-{move.dice[1]} in {self!r}")
+            raise IllegalMoveError(
+                f"{str(move) or 'the empty move'} is not legal with {move.dice[0]}-{move.dice[1]} in {self!r}"
+            )
         return moves.position_after(index)
 
     def parse_move(self, text: str, dice: tuple[int, int]) -> Move:
@@ -316,8 +319,11 @@ class Position:
         return render(self._board, self.pip_count(), self.borne_off(), self.position_id())
 
     def __reduce__(self):
-        return (Position, (self._board,), None, None, None) if self._checkers == CHECKERS else (
-            _position_with_checkers, (self._board, self._checkers))
+        return (
+            (Position, (self._board,), None, None, None)
+            if self._checkers == CHECKERS
+            else (_position_with_checkers, (self._board, self._checkers))
+        )
 
 
 def _position_with_checkers(board: tuple[int, ...], checkers: int) -> Position:
@@ -332,9 +338,9 @@ class LegalMoves(Sequence[Move]):
     leads to without building the Move.
     """
 
-    __slots__ = ("_position", "_dice", "_results")
+    __slots__ = ("_dice", "_position", "_results")
 
-    def __init__(self, position: Position, dice: tuple[int, int], results: "_results.Results | None") -> None:
+    def __init__(self, position: Position, dice: tuple[int, int], results: _results.Results | None) -> None:
         self._position = position
         self._dice = dice
         self._results = results

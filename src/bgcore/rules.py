@@ -13,8 +13,9 @@ TypeError: 'mappingproxy' object does not support item assignment
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 __all__ = ["ROLLS", "Variant", "VARIANTS", "CHECKERS"]
 
@@ -44,8 +45,10 @@ def _layout(**points: int) -> tuple[int, ...]:
 
 
 #: The supported variants, read-only: ``Position.initial(name)`` starts one.
-VARIANTS: Mapping[str, Variant] = MappingProxyType({
-    "standard": Variant(_layout(p24=2, p13=5, p8=3, p6=5), CHECKERS),
-    "nackgammon": Variant(_layout(p24=2, p23=2, p13=4, p8=3, p6=4), CHECKERS),
-    "hypergammon": Variant(_layout(p24=1, p23=1, p22=1), 3),
-})
+VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {
+        "standard": Variant(_layout(p24=2, p13=5, p8=3, p6=5), CHECKERS),
+        "nackgammon": Variant(_layout(p24=2, p23=2, p13=4, p8=3, p6=4), CHECKERS),
+        "hypergammon": Variant(_layout(p24=1, p23=1, p22=1), 3),
+    }
+)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 
 from .position import Position
-from .rules import ROLLS
 
 __all__ = ["selfplay_positions", "heuristic_score"]
 
@@ -36,8 +35,7 @@ def heuristic_score(board: tuple[int, ...]) -> float:
     return score
 
 
-def selfplay_positions(count: int, seed: int = 0, variant: str = "standard",
-                       policy: str = "random") -> list[Position]:
+def selfplay_positions(count: int, seed: int = 0, variant: str = "standard", policy: str = "random") -> list[Position]:
     """``count`` positions (player on roll's view) met in seeded self-play.
 
     Each game starts from ``Position.initial(variant)``; every turn rolls two
