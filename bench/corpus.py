@@ -33,7 +33,8 @@ from functools import cached_property
 import numpy as np
 
 from bgcore import Position, _batch, batch
-from bgcore.selfplay import ROLLS, selfplay_positions
+from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
 
 __all__ = [
     "SEED",

@@ -17,7 +17,7 @@ import pytest
 
 import gnubg_native
 from bgcore import Position, batch, perft
-from bgcore.selfplay import ROLLS
+from bgcore.rules import ROLLS
 from corpus import (
     DEFAULT_POSITIONS,
     PHASES,

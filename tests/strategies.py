@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from bgcore import Position
-from bgcore.selfplay import ROLLS, selfplay_positions
+from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
 
 rolls = st.sampled_from(ROLLS)
 

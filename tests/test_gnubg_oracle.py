@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 
 from bgcore import Position
-from bgcore.selfplay import ROLLS, selfplay_positions
+from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
 from strategies import random_boards
 
 oracle = pytest.importorskip("bgcore.oracle")

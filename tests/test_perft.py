@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bgcore import Position, perft
-from bgcore.selfplay import ROLLS
+from bgcore.rules import ROLLS
 
 POSITIONS = {
     "standard": Position.initial(),

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bgcore import Position, batch
-from bgcore.selfplay import ROLLS
+from bgcore.rules import ROLLS
 
 
 def result_ids(position: Position, dice: tuple[int, int]) -> list[str]:
