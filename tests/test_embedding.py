@@ -65,25 +65,49 @@ def boards_only(bytes board, int die1, int die2):
 SETUP = """
 from setuptools import Extension, setup
 from Cython.Build import cythonize
-setup(name="bg_embed", ext_modules=cythonize(
-    [Extension("bg_embed", ["bg_embed.pyx"])], include_path=[{include!r}], language_level=3))
+setup(name={name!r}, ext_modules=cythonize(
+    [Extension({name!r}, [{name!r} + ".pyx"])], include_path=[{include!r}], language_level=3))
 """
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def build(folder: Path, name: str, source: str) -> subprocess.CompletedProcess[str]:
+    """Build the Cython module ``name`` from ``source`` in ``folder`` against
+    the installed bgcore's .pxd files."""
+    (folder / f"{name}.pyx").write_text(source)
+    (folder / "setup.py").write_text(SETUP.format(name=name, include=bgcore.get_include()))
+    return subprocess.run(
+        [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder, capture_output=True, text=True
+    )
+
+
+def load(folder: Path, name: str):
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
 
 
 @pytest.fixture(scope="module")
 def embed(tmp_path_factory: pytest.TempPathFactory):
     folder: Path = tmp_path_factory.mktemp("embed")
-    (folder / "bg_embed.pyx").write_text(textwrap.dedent(EXTENSION))
-    (folder / "setup.py").write_text(SETUP.format(include=bgcore.get_include()))
-    proc = subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder, capture_output=True, text=True
-    )
+    proc = build(folder, "bg_embed", textwrap.dedent(EXTENSION))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module("bg_embed")
-    finally:
-        sys.path.remove(str(folder))
+    return load(folder, "bg_embed")
+
+
+@pytest.fixture(scope="module")
+def readme_module(tmp_path_factory: pytest.TempPathFactory):
+    """The README's C-level API example, built as it stands: it uses only the
+    documented names."""
+    text = README.read_text()
+    source = text.split("```cython\n", 1)[1].split("```", 1)[0]
+    folder: Path = tmp_path_factory.mktemp("readme")
+    proc = build(folder, "bg_readme", source)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return load(folder, "bg_readme")
 
 
 def test_get_include_holds_the_pxd() -> None:
@@ -103,3 +127,31 @@ def test_cimported_generator_matches_the_python_api(embed) -> None:
         embed.results(bytes([0] * 25 + [16]), 3, 1)
     with pytest.raises(ValueError, match="error"):
         embed.results(Position.initial()._bytes, 9, 1)
+
+
+def test_the_readme_example_builds_and_agrees(readme_module) -> None:
+    for pos in selfplay_positions(20, seed=5):
+        for dice in ROLLS:
+            moves = pos.legal_moves(dice)
+            n, steps = readme_module.first_result(pos._bytes, *dice)
+            assert n == len(moves)
+            assert sorted(steps, reverse=True) == list(moves[0].steps)  # the same first result
+    with pytest.raises(ValueError, match="invalid board"):
+        readme_module.first_result(bytes([0] * 25 + [16]), 3, 1)
+    with pytest.raises(ValueError, match="bad dice"):
+        readme_module.first_result(Position.initial()._bytes, 7, 1)
+
+
+def test_the_generator_state_is_opaque(tmp_path: Path) -> None:
+    """An extension cannot reach into bg_movegen: its layout may change
+    without breaking anyone."""
+    source = textwrap.dedent("""
+        # cython: language_level=3
+        from bgcore.movegen cimport bg_movegen, bg_movegen_new
+        def peek():
+            cdef bg_movegen *g = bg_movegen_new()
+            return g.epoch
+        """)
+    proc = build(tmp_path, "bg_peek", source)
+    assert proc.returncode != 0
+    assert "incomplete" in proc.stdout + proc.stderr, proc.stdout[-2000:] + proc.stderr[-2000:]
