@@ -634,7 +634,7 @@ cdef class Batch:
         # After the first ``big`` pieces, the rest (``threads`` pieces' worth
         # of rows, plus n % piece_rows) go in pieces a quarter the size (at
         # least one row), so that threads run out of work at about the same
-        # time (with whole pieces, one waited 100 µs for the other's last).
+        # time rather than one waiting for the other's last whole piece.
         job.piece_rows = piece_rows
         job.big = max(0, job.n // piece_rows - threads)
         job.npieces = job.big + (job.n - job.big * piece_rows + _small_rows(piece_rows) - 1) // _small_rows(piece_rows)

@@ -37,8 +37,8 @@ cdef enum:
     _KEPT = 16             # idle threads kept at most
     # Pauses a waiting caller spins for before it sleeps on the lock: a
     # sleeping thread takes tens of microseconds to wake, and a job's threads
-    # usually finish within a few hundred microseconds of each other.
-    # About 250 µs on a recent x86 (pause is slower there than elsewhere).
+    # usually finish within a few hundred microseconds of each other (pause
+    # is slow on recent x86, so the spin is shorter elsewhere).
     _WAIT_SPINS = 16384
 
 KEPT = _KEPT
