@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 
 from . import batch
-from .errors import IllegalMoveError, InvalidPositionError
+from .errors import IllegalActionError, IllegalMoveError, InvalidPositionError
+from .game import Game
+from .match import Match
 from .gametree import perft
 from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position
@@ -32,6 +34,9 @@ __all__ = [
     "ROLLS",
     "InvalidPositionError",
     "IllegalMoveError",
+    "IllegalActionError",
+    "Game",
+    "Match",
     "get_include",
     "perft",
     "batch",

@@ -1,0 +1,539 @@
+"""A game of backgammon: the opening roll, turns, the doubling cube,
+resignations and scoring, in the spirit of python-chess's ``Board``.
+
+A :class:`Game` is mutable: each action (:meth:`Game.roll`, :meth:`Game.play`,
+:meth:`Game.double`, :meth:`Game.take`, ...) changes it and is recorded in
+:attr:`Game.history`; :meth:`Game.undo` takes the last one back.  An illegal
+action raises :class:`~bgcore.IllegalActionError` (or
+:class:`~bgcore.IllegalMoveError` for a move) saying why, and changes nothing.
+
+>>> game = Game(dice=7)
+>>> game.roll()                      # the opening: one die each, ties again
+(6, 1)
+>>> game.turn, game.dice             # player 0 rolled the 6 and plays 6-1
+(0, (6, 1))
+>>> game.play("13/7 8/7")
+>>> game.turn, game.dice             # player 1 to roll (or double)
+(1, None)
+>>> game.double(); game.take()
+>>> game.cube, game.cube_owner
+(2, 1)
+>>> game.undo(); game.undo(); game.cube   # take and double taken back
+1
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from .dice import Dice
+from .errors import IllegalActionError, IllegalMoveError
+from .move import Move, check_dice
+from .position import LegalMoves, Outcome, Position
+from .rules import VARIANTS
+
+__all__ = ["Action", "DiceSource", "End", "Game", "GameOutcome", "Record"]
+
+#: Variants a game can be played in; tabla starts as standard.
+GAME_VARIANTS = ("standard", "nackgammon", "hypergammon", "tabla")
+
+
+@runtime_checkable
+class DiceSource(Protocol):
+    """Anything that rolls two dice: :class:`~bgcore.Dice`,
+    :class:`~bgcore.ProvablyFairDice` or a user's own source."""
+
+    def roll(self) -> tuple[int, int]:
+        """Two dice, each 1-6."""
+        ...
+
+
+class Action(enum.Enum):
+    """What a player may do (see :meth:`Game.legal_actions`)."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RESIGN = "resign"
+    ACCEPT = "accept"
+    REJECT = "reject"
+
+
+class End(enum.Enum):
+    """How a game ended."""
+
+    BORNE_OFF = "borne off"
+    DROPPED = "dropped"
+    RESIGNED = "resigned"
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """The result of a finished game: who won, how many points (the kind's
+    multiplier times the cube, after the Jacoby rule and tabla's "mars"),
+    the kind of win and how the game ended."""
+
+    winner: int
+    points: int
+    kind: Outcome
+    end: End
+    cube: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """One action of :attr:`Game.history`: who did what.  ``dice`` for a roll
+    (as rolled: for the opening, player 0's die then player 1's), ``move`` for a
+    move, ``kind`` for a resignation."""
+
+    player: int
+    action: Action
+    dice: tuple[int, int] | None = None
+    move: Move | None = None
+    kind: Outcome | None = None
+
+
+@dataclass(frozen=True)
+class _State:
+    """Everything an action may change, for undo."""
+
+    position: Position
+    turn: int
+    on_roll: int
+    dice: tuple[int, int] | None
+    opening: bool
+    cube: int
+    cube_owner: int | None
+    doubled: bool
+    resigned: Outcome | None
+    outcome: GameOutcome | None
+    dice_state: object
+
+
+def _player(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
+        raise ValueError(f"{what} must be player 0 or 1, not {value!r}")
+    return value
+
+
+class Game:
+    """A game of backgammon between players 0 and 1.
+
+    ``match_length=0`` is money play; otherwise ``score`` gives the points of
+    players 0 and 1 before this game.  ``crawford`` turns the Crawford rule on
+    (match play): the game is then the Crawford game when one player (only)
+    is one point short and ``post_crawford`` is False.  ``jacoby`` (money
+    play): gammons and backgammons count single while the cube is centred.
+    ``beavers`` (money play): a player doubled may redouble at once, keeping
+    the cube.  ``cube=False`` plays without the doubling cube; ``max_cube``
+    caps its value.  ``automatic_doubles`` (money play): how many ties of the
+    opening roll double the cube (centred), at most.  ``dice`` is a seed
+    (int), a dice source (anything with ``roll()``) or None for a fresh
+    random seed.
+    """
+
+    def __init__(
+        self,
+        variant: str = "standard",
+        *,
+        match_length: int = 0,
+        score: tuple[int, int] = (0, 0),
+        crawford: bool = True,
+        jacoby: bool = False,
+        beavers: bool = False,
+        cube: bool = True,
+        max_cube: int | None = None,
+        dice: int | DiceSource | None = None,
+        post_crawford: bool = False,
+        automatic_doubles: int = 0,
+    ) -> None:
+        if variant not in GAME_VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; choose from {', '.join(GAME_VARIANTS)}")
+        if isinstance(match_length, bool) or not isinstance(match_length, int) or not 0 <= match_length <= 32767:
+            raise ValueError(f"match_length must be 0 (money) or 1-32767 points, not {match_length!r}")
+        try:
+            s0, s1 = score
+        except (TypeError, ValueError):
+            raise ValueError(f"score is a pair of points, not {score!r}") from None
+        for s in (s0, s1):
+            if isinstance(s, bool) or not isinstance(s, int) or s < 0:
+                raise ValueError(f"scores are points >= 0, not {score!r}")
+        if match_length and max(s0, s1) >= match_length:
+            raise ValueError(f"score {s0}-{s1} has already won a {match_length}-point match")
+        if max_cube is not None and (
+            isinstance(max_cube, bool) or not isinstance(max_cube, int) or max_cube < 1 or max_cube & (max_cube - 1)
+        ):
+            raise ValueError(f"max_cube must be a power of two, not {max_cube!r}")
+        if isinstance(automatic_doubles, bool) or not isinstance(automatic_doubles, int) or automatic_doubles < 0:
+            raise ValueError(f"automatic_doubles must be an int >= 0, not {automatic_doubles!r}")
+        if match_length and (jacoby or beavers or automatic_doubles):
+            raise ValueError("the Jacoby rule, beavers and automatic doubles are for money play (match_length=0)")
+        self.variant = variant
+        self.match_length = match_length
+        self.score = (s0, s1)
+        self.crawford_rule = bool(crawford)
+        self.post_crawford = bool(post_crawford)
+        self.jacoby = bool(jacoby)
+        self.beavers = bool(beavers)
+        self.cube_enabled = bool(cube) and variant != "tabla"
+        self.max_cube = max_cube
+        self.automatic_doubles = automatic_doubles
+        if dice is None or (isinstance(dice, int) and not isinstance(dice, bool)):
+            self._dice_source: DiceSource = Dice(dice)
+        elif isinstance(dice, DiceSource):
+            self._dice_source = dice
+        else:
+            raise TypeError(f"dice is a seed (int), a dice source with roll() or None, not {type(dice).__name__}")
+        board = VARIANTS["standard" if variant == "tabla" else variant]
+        self._state = _State(
+            position=Position(board.board, checkers=board.checkers),
+            turn=0,
+            on_roll=0,
+            dice=None,
+            opening=True,
+            cube=1,
+            cube_owner=None,
+            doubled=False,
+            resigned=None,
+            outcome=None,
+            dice_state=None,
+        )
+        self._undo: list[_State] = []
+        self._history: list[Record] = []
+
+    # --- state -----------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The board, seen from the player on roll (:attr:`on_roll`)."""
+        return self._state.position
+
+    @property
+    def turn(self) -> int:
+        """The player to act: the player on roll, or the other one when a
+        double or a resignation awaits an answer."""
+        return self._state.turn
+
+    @property
+    def on_roll(self) -> int:
+        """The player whose turn it is to roll and move (gnubg's dice owner)."""
+        return self._state.on_roll
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """The dice to play, as rolled, or None before the roll."""
+        return self._state.dice
+
+    @property
+    def opening(self) -> bool:
+        """True until the opening roll is made."""
+        return self._state.opening
+
+    @property
+    def cube(self) -> int:
+        """The cube's value."""
+        return self._state.cube
+
+    @property
+    def cube_owner(self) -> int | None:
+        """The player who owns the cube, or None while it is centred."""
+        return self._state.cube_owner
+
+    @property
+    def doubled(self) -> bool:
+        """A double waits for an answer from :attr:`turn`."""
+        return self._state.doubled
+
+    @property
+    def resigned(self) -> Outcome | None:
+        """The kind of resignation waiting for an answer from :attr:`turn`, if any."""
+        return self._state.resigned
+
+    @property
+    def crawford(self) -> bool:
+        """This is the Crawford game: nobody may double."""
+        if not (self.match_length and self.crawford_rule) or self.post_crawford:
+            return False
+        short = [self.match_length - s == 1 for s in self.score]
+        return short[0] != short[1]
+
+    @property
+    def history(self) -> tuple[Record, ...]:
+        """Every action so far, oldest first."""
+        return tuple(self._history)
+
+    @property
+    def result(self) -> GameOutcome | None:
+        """The outcome once the game is over, else None."""
+        return self._state.outcome
+
+    def is_over(self) -> bool:
+        """True once the game has ended (borne off, dropped or resigned)."""
+        return self._state.outcome is not None
+
+    # --- what may be done --------------------------------------------------
+
+    def _may_double(self) -> str | None:
+        """Why the player to act may not double now (None: they may)."""
+        s = self._state
+        if s.outcome is not None:
+            return "the game is over"
+        if not self.cube_enabled:
+            return "this game is played without the doubling cube"
+        if s.opening:
+            return "no cube action before the first move"
+        if s.doubled or s.resigned is not None:
+            return "an offer waits for an answer"
+        if s.dice is not None:
+            return "doubling comes before rolling, and the dice are rolled"
+        if self.crawford:
+            return "nobody may double in the Crawford game"
+        if s.cube_owner is not None and s.cube_owner != s.on_roll:
+            return f"player {1 - s.on_roll} owns the cube"
+        if self.max_cube is not None and 2 * s.cube > self.max_cube:
+            return f"the cube is at its limit ({self.max_cube})"
+        return None
+
+    def legal_actions(self) -> list[Action]:
+        """What :attr:`turn` may do now (empty once the game is over)."""
+        s = self._state
+        if s.outcome is not None:
+            return []
+        if s.resigned is not None:
+            return [Action.ACCEPT, Action.REJECT]
+        if s.doubled:
+            actions = [Action.TAKE, Action.DROP]
+            if self._may_beaver() is None:
+                actions.append(Action.BEAVER)
+            return [*actions, Action.RESIGN]
+        if s.dice is None:
+            actions = [Action.ROLL]
+            if self._may_double() is None:
+                actions.append(Action.DOUBLE)
+        else:
+            actions = [Action.MOVE]
+        if not s.opening:
+            actions.append(Action.RESIGN)
+        return actions
+
+    def legal_moves(self) -> LegalMoves | tuple[()]:
+        """The legal moves of the rolled dice (empty when nothing is to be moved)."""
+        s = self._state
+        if s.dice is None or s.outcome is not None or s.doubled or s.resigned is not None:
+            return ()
+        return s.position.legal_moves(s.dice)
+
+    # --- actions -------------------------------------------------------------
+
+    def _push(self, record: Record, **changes: object) -> None:
+        self._undo.append(self._state)
+        self._history.append(record)
+        changes.setdefault("dice_state", None)  # only a roll rewinds the dice on undo
+        fields = {**self._state.__dict__, **changes}
+        self._state = _State(**fields)  # type: ignore[arg-type]
+
+    def _dice_state(self) -> object:
+        getstate = getattr(self._dice_source, "getstate", None)
+        return getstate() if callable(getstate) else None
+
+    def _need(self, action: Action) -> None:
+        if action not in self.legal_actions():
+            s = self._state
+            if s.outcome is not None:
+                why = "the game is over"
+            elif s.resigned is not None:
+                why = f"player {s.turn} must accept or reject the resignation"
+            elif s.doubled:
+                why = f"player {s.turn} must take, drop or beaver the double"
+            elif s.dice is not None:
+                why = f"player {s.turn} must move the {s.dice[0]}-{s.dice[1]}"
+            elif action is Action.DOUBLE:
+                why = self._may_double() or "not now"
+            else:
+                why = f"player {s.turn} must roll" + (" (the opening roll)" if s.opening else "")
+            raise IllegalActionError(f"cannot {action.value}: {why}")
+
+    def roll(self, dice: Sequence[int] | None = None) -> tuple[int, int]:
+        """Roll the dice (from the game's source, or ``dice`` as given) and
+        return them.
+
+        The opening roll is one die for each player (``dice`` given: player
+        0's, then player 1's); ties are rolled again (doubling the cube when
+        automatic doubles are on), and the player with the higher die plays
+        both.
+        """
+        self._need(Action.ROLL)
+        given = None if dice is None else check_dice(dice)
+        if given is not None:
+            given = (int(dice[0]), int(dice[1]))  # type: ignore[index]
+        s = self._state
+        before = self._dice_state()
+        if not s.opening:
+            rolled = given if given is not None else self._draw()
+            self._push(Record(s.on_roll, Action.ROLL, dice=rolled), dice=rolled, dice_state=before)
+            return rolled
+        cube = s.cube
+        while True:
+            rolled = given if given is not None else self._draw()
+            if rolled[0] != rolled[1]:
+                break
+            if given is not None:
+                raise IllegalActionError(f"the opening roll cannot be a tie ({rolled[0]}-{rolled[1]}): roll again")
+            if self.cube_enabled and cube < 2**self.automatic_doubles and self._auto_double_room(cube):
+                cube *= 2
+        first = 0 if rolled[0] > rolled[1] else 1
+        dice_first = (max(rolled), min(rolled))
+        position = s.position if first == s.on_roll else s.position.flip()
+        self._push(
+            Record(first, Action.ROLL, dice=rolled),
+            dice=dice_first,
+            opening=False,
+            on_roll=first,
+            turn=first,
+            position=position,
+            cube=cube,
+            dice_state=before,
+        )
+        return dice_first
+
+    def _auto_double_room(self, cube: int) -> bool:
+        return self.max_cube is None or 2 * cube <= self.max_cube
+
+    def _draw(self) -> tuple[int, int]:
+        rolled = self._dice_source.roll()
+        a, b = rolled
+        if not (isinstance(a, int) and isinstance(b, int) and 1 <= a <= 6 and 1 <= b <= 6):
+            raise ValueError(f"the dice source rolled {rolled!r}, not two dice 1-6")
+        return int(a), int(b)
+
+    def play(self, move: Move | str) -> None:
+        """Play a legal move of the rolled dice (a :class:`Move` or its
+        notation, such as ``"13/7 8/7"``); the empty move (or ``""``) when no
+        move is possible.  The other player is on roll next, unless the game
+        is over."""
+        self._need(Action.MOVE)
+        s = self._state
+        assert s.dice is not None
+        if isinstance(move, str):
+            move = s.position.parse_move(move, s.dice)
+        elif not isinstance(move, Move):
+            raise TypeError(f"play() takes a Move or its notation, not {type(move).__name__}")
+        if move.dice != check_dice(s.dice):
+            raise IllegalMoveError(f"{move} was played with {move.dice[0]}-{move.dice[1]}, not {s.dice[0]}-{s.dice[1]}")
+        after = s.position.play(move)  # the opponent's view; raises when illegal
+        record = Record(s.on_roll, Action.MOVE, move=move)
+        result = after.result()
+        if result is not None:
+            # result's winner is 1: the player who moved, seen from the opponent
+            outcome = self._outcome(s.on_roll, result.outcome, End.BORNE_OFF, s.cube, s.cube_owner)
+            self._push(record, position=after.flip(), dice=None, outcome=outcome)
+            return
+        other = 1 - s.on_roll
+        self._push(record, position=after, dice=None, on_roll=other, turn=other)
+
+    def double(self) -> None:
+        """Offer to double: the opponent must take, drop (or beaver)."""
+        self._need(Action.DOUBLE)
+        s = self._state
+        self._push(Record(s.on_roll, Action.DOUBLE), doubled=True, turn=1 - s.on_roll)
+
+    def take(self) -> None:
+        """Take the double: the cube goes to twice its value, owned by the taker."""
+        self._need(Action.TAKE)
+        s = self._state
+        self._push(
+            Record(s.turn, Action.TAKE), doubled=False, cube=2 * s.cube, cube_owner=s.turn, turn=s.on_roll
+        )
+
+    def drop(self) -> None:
+        """Refuse the double: the doubler wins the cube's value before the double, as a single game."""
+        self._need(Action.DROP)
+        s = self._state
+        outcome = GameOutcome(s.on_roll, s.cube, Outcome.SINGLE, End.DROPPED, s.cube)
+        self._push(Record(s.turn, Action.DROP), doubled=False, outcome=outcome)
+
+    def _may_beaver(self) -> str | None:
+        s = self._state
+        if not (self.beavers and self.match_length == 0):
+            return "beavers are off (a money-play option)"
+        if not s.doubled:
+            return "no double to beaver"
+        if self.max_cube is not None and 4 * s.cube > self.max_cube:
+            return f"the cube would pass its limit ({self.max_cube})"
+        return None
+
+    def beaver(self) -> None:
+        """Take and redouble at once (money play with beavers): the cube goes
+        to four times its value, and the beaverer keeps it."""
+        self._need(Action.BEAVER)
+        s = self._state
+        self._push(
+            Record(s.turn, Action.BEAVER), doubled=False, cube=4 * s.cube, cube_owner=s.turn, turn=s.on_roll
+        )
+
+    def resign(self, kind: Outcome | int | str = Outcome.SINGLE) -> None:
+        """Offer to resign a single game, a gammon or a backgammon (an
+        :class:`~bgcore.Outcome`, its points 1-3, or its name): the opponent
+        accepts or rejects."""
+        self._need(Action.RESIGN)
+        outcome = _as_outcome(kind)
+        s = self._state
+        self._push(Record(s.turn, Action.RESIGN, kind=outcome), resigned=outcome, turn=1 - s.turn)
+
+    def accept(self) -> None:
+        """Accept the resignation: the game ends for its value."""
+        self._need(Action.ACCEPT)
+        s = self._state
+        assert s.resigned is not None
+        outcome = self._outcome(s.turn, s.resigned, End.RESIGNED, s.cube, s.cube_owner)
+        self._push(Record(s.turn, Action.ACCEPT), resigned=None, outcome=outcome)
+
+    def reject(self) -> None:
+        """Reject the resignation: the game goes on, the resigner to act."""
+        self._need(Action.REJECT)
+        s = self._state
+        self._push(Record(s.turn, Action.REJECT), resigned=None, turn=1 - s.turn)
+
+    def undo(self) -> Record:
+        """Take back the last action and return it; the dice source is
+        rewound too when it can be (``getstate``/``setstate``)."""
+        if not self._undo:
+            raise IllegalActionError("nothing to undo")
+        undone = self._state
+        self._state = self._undo.pop()
+        setstate = getattr(self._dice_source, "setstate", None)
+        if undone.dice_state is not None and callable(setstate):
+            setstate(undone.dice_state)
+        return self._history.pop()
+
+    def _outcome(self, winner: int, kind: Outcome, end: End, cube: int, owner: int | None) -> GameOutcome:
+        multiplier = int(kind)
+        if self.variant == "tabla" and kind is Outcome.BACKGAMMON:
+            multiplier = 2  # a "mars" counts 2, whether or not a checker is left behind
+        if self.jacoby and self.match_length == 0 and owner is None:
+            multiplier = 1
+        return GameOutcome(winner, multiplier * cube, kind, end, cube)
+
+    def __repr__(self) -> str:
+        where = "money" if not self.match_length else f"{self.score[0]}-{self.score[1]} to {self.match_length}"
+        state = "over" if self.is_over() else f"player {self.turn} to act"
+        return f"<Game {self.variant} {where}, cube {self.cube}, {state}: {self.position!r}>"
+
+
+def _as_outcome(kind: Outcome | int | str) -> Outcome:
+    if isinstance(kind, Outcome):
+        return kind
+    if isinstance(kind, str):
+        try:
+            return Outcome[kind.upper()]
+        except KeyError:
+            raise ValueError(f"a resignation is single, gammon or backgammon, not {kind!r}") from None
+    if isinstance(kind, int) and not isinstance(kind, bool) and 1 <= kind <= 3:
+        return Outcome(kind)
+    raise ValueError(f"a resignation is single, gammon or backgammon (1-3 points), not {kind!r}")

@@ -1,0 +1,125 @@
+"""A match to N points (or a money session): its games, the score and the
+Crawford rule.
+
+>>> match = Match(3, dice=11)
+>>> game = match.game
+>>> game.roll()
+(4, 2)
+>>> game.resign("single"); game.accept()
+>>> match.score, match.is_over()
+((0, 1), False)
+>>> match.new_game() is match.game, match.game.score
+(True, (0, 1))
+"""
+
+from __future__ import annotations
+
+from .dice import Dice
+from .errors import IllegalActionError
+from .game import DiceSource, Game
+
+__all__ = ["Match"]
+
+
+class Match:
+    """Games to ``length`` points between players 0 and 1 (``length=0``: a
+    money session keeping a running total).
+
+    The Crawford game comes when a player first reaches one point short of
+    the length (with ``crawford=True``); doubling returns in the games after
+    it.  ``jacoby`` and ``beavers`` are money-play options.  ``dice`` (a seed,
+    a dice source or None) serves every game in turn.
+    """
+
+    def __init__(
+        self,
+        length: int,
+        *,
+        crawford: bool = True,
+        jacoby: bool = False,
+        beavers: bool = False,
+        dice: int | DiceSource | None = None,
+        variant: str = "standard",
+        max_cube: int | None = None,
+    ) -> None:
+        if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= 32767:
+            raise ValueError(f"a match is 1-32767 points long, or 0 for money play, not {length!r}")
+        self.length = length
+        self.crawford_rule = bool(crawford)
+        self.jacoby = bool(jacoby)
+        self.beavers = bool(beavers)
+        self.variant = variant
+        self.max_cube = max_cube
+        if dice is None or (isinstance(dice, int) and not isinstance(dice, bool)):
+            dice = Dice(dice)
+        self._dice = dice
+        self._games: list[Game] = []
+        self._crawford_played = False
+        self._games.append(self._game((0, 0)))
+
+    def _game(self, score: tuple[int, int]) -> Game:
+        post = False
+        if self.length and self.crawford_rule:
+            short = [self.length - s == 1 for s in score]
+            # The Crawford game is the first game once a player is one short.
+            post = self._crawford_played or (short[0] and short[1])
+        game = Game(
+            self.variant,
+            match_length=self.length,
+            score=score,
+            crawford=self.crawford_rule,
+            jacoby=self.jacoby,
+            beavers=self.beavers,
+            max_cube=self.max_cube,
+            dice=self._dice,
+            post_crawford=post,
+        )
+        if game.crawford:
+            self._crawford_played = True
+        return game
+
+    @property
+    def game(self) -> Game:
+        """The game being played (the last one, once the match is over)."""
+        return self._games[-1]
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Every game of the match so far, the current one last."""
+        return tuple(self._games)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of players 0 and 1, the current game's included once it is over."""
+        points = [0, 0]
+        for game in self._games:
+            if game.result is not None:
+                points[game.result.winner] += game.result.points
+        return points[0], points[1]
+
+    def is_over(self) -> bool:
+        """True once a player has reached the length (never in money play)."""
+        return bool(self.length) and max(self.score) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        """The player who won the match, or None."""
+        if not self.is_over():
+            return None
+        return 0 if self.score[0] >= self.length else 1
+
+    def new_game(self) -> Game:
+        """Start the next game once the current one is over."""
+        if not self.game.is_over():
+            raise IllegalActionError("the current game is not over")
+        if self.is_over():
+            raise IllegalActionError(f"the match is over: player {self.winner} won {self.score[0]}-{self.score[1]}")
+        score = self.score
+        if self.length:
+            score = (min(score[0], self.length), min(score[1], self.length))
+        self._games.append(self._game(score))
+        return self.game
+
+    def __repr__(self) -> str:
+        what = "money session" if not self.length else f"{self.length}-point match"
+        return f"<Match {what}, {len(self._games)} game(s), score {self.score[0]}-{self.score[1]}>"

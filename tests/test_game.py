@@ -1,0 +1,268 @@
+"""Scenario tests for bgcore.Game: the opening, turns, the cube, resignations
+and scoring, each rule on its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgcore import Game, IllegalActionError, IllegalMoveError, Outcome, Position
+from bgcore.game import Action, End
+
+
+def opened(**options: object) -> Game:
+    """A game after the opening roll 3-1 (player 0) and 8/5 6/5."""
+    game = Game(**options)  # type: ignore[arg-type]
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    return game
+
+
+def test_opening_roll_gives_both_dice_to_the_higher() -> None:
+    game = Game(dice=1)
+    assert game.opening and game.legal_actions() == [Action.ROLL]
+    assert game.roll((2, 5)) == (5, 2)
+    assert (game.turn, game.on_roll, game.dice, game.opening) == (1, 1, (5, 2), False)
+    assert game.legal_actions() == [Action.MOVE, Action.RESIGN]
+    with pytest.raises(IllegalActionError, match="tie"):
+        Game(dice=1).roll((4, 4))
+
+
+def test_opening_ties_are_rolled_again() -> None:
+    class Scripted:
+        def __init__(self, rolls: list[tuple[int, int]]) -> None:
+            self.rolls = rolls
+
+        def roll(self) -> tuple[int, int]:
+            return self.rolls.pop(0)
+
+    game = Game(dice=Scripted([(3, 3), (6, 6), (2, 4)]))
+    assert game.roll() == (4, 2) and game.on_roll == 1 and game.cube == 1
+    doubled = Game(dice=Scripted([(3, 3), (6, 6), (1, 1), (2, 4)]), automatic_doubles=2)
+    assert doubled.roll() == (4, 2) and doubled.cube == 4 and doubled.cube_owner is None
+
+
+def test_no_cube_action_before_the_first_move() -> None:
+    game = Game(dice=2)
+    with pytest.raises(IllegalActionError, match="before the first move"):
+        game.double()
+    game.roll((6, 1))
+    with pytest.raises(IllegalActionError, match="must move the 6-1"):
+        game.double()
+
+
+def test_turns_alternate_and_the_position_is_seen_by_the_player_on_roll() -> None:
+    game = opened()
+    assert game.turn == 1 and game.dice is None
+    assert game.position == Position.initial().play(Position.initial().parse_move("8/5 6/5", (3, 1)))
+    assert Action.DOUBLE in game.legal_actions()
+    game.roll((6, 4))
+    game.play("24/14")
+    assert game.turn == 0 and game.position.board[11] == -1
+
+
+def test_illegal_moves_change_nothing() -> None:
+    game = Game()
+    game.roll((3, 1))
+    history = game.history
+    with pytest.raises(IllegalMoveError):
+        game.play("24/18")
+    with pytest.raises(TypeError):
+        game.play(42)  # type: ignore[arg-type]
+    assert game.history == history and game.dice == (3, 1)
+
+
+def test_double_take_gives_the_taker_the_cube() -> None:
+    game = opened()
+    game.double()
+    assert game.doubled and game.turn == 0 and game.on_roll == 1
+    assert game.legal_actions() == [Action.TAKE, Action.DROP, Action.RESIGN]
+    game.take()
+    assert (game.cube, game.cube_owner, game.turn, game.doubled) == (2, 0, 1, False)
+    with pytest.raises(IllegalActionError, match="owns the cube"):
+        game.double()
+    game.roll((2, 1))
+    game.play("13/11 6/5")
+    game.double()  # the owner redoubles
+    game.take()
+    assert (game.cube, game.cube_owner) == (4, 1)
+
+
+def test_drop_ends_the_game_for_the_value_before_the_double() -> None:
+    game = opened()
+    game.double()
+    game.take()
+    game.roll((2, 1))
+    game.play("13/11 6/5")
+    game.double()
+    game.drop()
+    assert game.is_over() and game.legal_actions() == []
+    assert game.result is not None
+    assert (game.result.winner, game.result.points, game.result.kind, game.result.end) == (
+        0,
+        2,
+        Outcome.SINGLE,
+        End.DROPPED,
+    )
+    with pytest.raises(IllegalActionError, match="game is over"):
+        game.roll()
+
+
+def test_beavers_redouble_at_once_in_money_play() -> None:
+    game = opened(beavers=True)
+    game.double()
+    assert Action.BEAVER in game.legal_actions()
+    game.beaver()
+    assert (game.cube, game.cube_owner, game.turn) == (4, 0, 1)
+    plain = opened()
+    plain.double()
+    with pytest.raises(IllegalActionError, match="cannot beaver"):
+        plain.beaver()
+    with pytest.raises(ValueError, match="money play"):
+        Game(match_length=5, beavers=True)
+
+
+def test_max_cube_caps_doubles() -> None:
+    game = opened(max_cube=2)
+    game.double()
+    game.take()
+    game.roll((2, 1))
+    game.play("13/11 6/5")
+    assert Action.DOUBLE not in game.legal_actions()
+    with pytest.raises(IllegalActionError, match="limit"):
+        game.double()
+    with pytest.raises(ValueError, match="power of two"):
+        Game(max_cube=3)
+
+
+def test_no_double_in_the_crawford_game() -> None:
+    game = Game(match_length=5, score=(4, 2))
+    assert game.crawford
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    assert Action.DOUBLE not in game.legal_actions()
+    with pytest.raises(IllegalActionError, match="Crawford"):
+        game.double()
+    assert not Game(match_length=5, score=(4, 2), post_crawford=True).crawford
+    assert not Game(match_length=5, score=(4, 4)).crawford  # both one short: after the Crawford game
+    assert not Game(match_length=5, score=(4, 2), crawford=False).crawford
+
+
+@pytest.mark.parametrize("kind,points", [("single", 1), (Outcome.GAMMON, 2), (3, 3)])
+def test_resignations_score_their_kind_times_the_cube(kind: object, points: int) -> None:
+    game = opened()
+    game.resign(kind)  # type: ignore[arg-type]
+    assert game.turn == 0 and game.legal_actions() == [Action.ACCEPT, Action.REJECT]
+    game.accept()
+    assert game.result is not None and (game.result.winner, game.result.points) == (0, points)
+    assert game.result.end is End.RESIGNED
+
+
+def test_a_rejected_resignation_goes_back_to_the_resigner() -> None:
+    game = opened()
+    game.resign("gammon")
+    game.reject()
+    assert game.turn == 1 and game.resigned is None and game.legal_actions()[0] is Action.ROLL
+    with pytest.raises(ValueError, match="single, gammon or backgammon"):
+        game.resign("triple")
+
+
+def finish(game: Game, board: list[int], dice: tuple[int, int], move: str) -> None:
+    """Put ``board`` (player on roll's view) in place and play the last move."""
+    game._state = game._state.__class__(**{**game._state.__dict__, "position": Position(board)})
+    game._state = game._state.__class__(**{**game._state.__dict__, "dice": dice})
+    game.play(move)
+
+
+def bearoff_board(opponent: dict[int, int]) -> list[int]:
+    """The player on roll has one checker left on the 1-point; the opponent
+    has ``opponent`` (their checkers by slot in the mover's numbering)."""
+    board = [0] * 26
+    board[1] = 1
+    for slot, n in opponent.items():
+        board[slot] = -n
+    return board
+
+
+@pytest.mark.parametrize(
+    "opponent,kind",
+    [
+        ({20: 14}, Outcome.SINGLE),  # the loser has borne one off
+        ({20: 15}, Outcome.GAMMON),
+        ({3: 1, 20: 14}, Outcome.BACKGAMMON),  # a checker in the winner's home board
+        ({0: 1, 20: 14}, Outcome.BACKGAMMON),  # on the bar
+    ],
+)
+def test_borne_off_games_score_single_gammon_backgammon(opponent: dict[int, int], kind: Outcome) -> None:
+    game = opened()
+    game.double()
+    game.take()
+    finish(game, bearoff_board(opponent), (2, 1), "1/off")
+    assert game.result is not None
+    assert (game.result.winner, game.result.kind, game.result.points, game.result.end) == (
+        1,
+        kind,
+        2 * int(kind),
+        End.BORNE_OFF,
+    )
+
+
+def test_jacoby_counts_gammons_single_while_the_cube_is_centred() -> None:
+    game = opened(jacoby=True)
+    finish(game, bearoff_board({20: 15}), (2, 1), "1/off")
+    assert game.result is not None and (game.result.kind, game.result.points) == (Outcome.GAMMON, 1)
+    turned = opened(jacoby=True)
+    turned.double()
+    turned.take()
+    finish(turned, bearoff_board({20: 15}), (2, 1), "1/off")
+    assert turned.result is not None and turned.result.points == 4
+
+
+def test_tabla_has_no_cube_and_a_mars_counts_two() -> None:
+    game = opened(variant="tabla")
+    assert Action.DOUBLE not in game.legal_actions()
+    finish(game, bearoff_board({3: 1, 20: 14}), (2, 1), "1/off")
+    assert game.result is not None and (game.result.kind, game.result.points) == (Outcome.BACKGAMMON, 2)
+
+
+def test_undo_restores_the_exact_state_and_rewinds_the_dice() -> None:
+    game = Game(dice=5)
+    snapshots = []
+    for _ in range(12):
+        snapshots.append((game._state, game.history))
+        action = game.legal_actions()[0]
+        if action is Action.ROLL:
+            game.roll()
+        else:
+            game.play(game.legal_moves()[0])
+    rolled = [r.dice for r in game.history if r.action is Action.ROLL]
+    while snapshots:
+        state, history = snapshots.pop()
+        game.undo()
+        assert game._state == state and game.history == history
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        game.undo()
+    again = []
+    for _ in range(12):
+        if game.legal_actions()[0] is Action.ROLL:
+            game.roll()
+            again.append(game.history[-1].dice)
+        else:
+            game.play(game.legal_moves()[0])
+    assert again == rolled
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"variant": "chess"}, "unknown variant"),
+        ({"match_length": -1}, "match_length"),
+        ({"match_length": 5, "score": (5, 0)}, "already won"),
+        ({"score": (1,)}, "pair"),
+        ({"automatic_doubles": -1}, "automatic_doubles"),
+    ],
+)
+def test_bad_options_are_named(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Game(**options)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Game(dice="seven")  # type: ignore[arg-type]
