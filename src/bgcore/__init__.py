@@ -13,6 +13,7 @@ import os
 from . import batch
 from .errors import IllegalMoveError, InvalidPositionError
 from .gametree import perft
+from .met import eq_to_mwc, match_equity, mwc_to_eq
 from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position
 from .rules import ROLLS, VARIANTS
@@ -34,6 +35,9 @@ __all__ = [
     "IllegalMoveError",
     "get_include",
     "perft",
+    "match_equity",
+    "eq_to_mwc",
+    "mwc_to_eq",
     "batch",
     "__version__",
 ]

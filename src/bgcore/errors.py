@@ -6,7 +6,7 @@ Like python-chess, the errors about bad positions and illegal moves subclass
 
 from __future__ import annotations
 
-__all__ = ["InvalidPositionError", "IllegalMoveError"]
+__all__ = ["InvalidPositionError", "IllegalMoveError", "MatchEquityError", "MoneyGameError"]
 
 
 class InvalidPositionError(ValueError):
@@ -15,3 +15,11 @@ class InvalidPositionError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A move that is not legal (or not well-formed) in the given position and roll."""
+
+
+class MatchEquityError(ValueError):
+    """A score, away count, cube, equity or set of probabilities that match equity is not defined for."""
+
+
+class MoneyGameError(MatchEquityError):
+    """A match winning chance asked of a money game (match length 0), where there is none."""
