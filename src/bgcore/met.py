@@ -177,7 +177,7 @@ def _int(value: object, name: str) -> int:
 def _flag(value: object, name: str) -> bool:
     if isinstance(value, bool) or (isinstance(value, numbers.Integral) and value in (0, 1)):
         return bool(value)
-    if type(value).__name__ == "bool_":  # numpy.bool_
+    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
         return bool(value)
     raise TypeError(f"{name} must be a bool, not {value!r}")
 
