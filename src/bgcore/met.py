@@ -20,7 +20,8 @@ import. It covers matches up to 25 points:
 
 These are gnubg's ``aafMET`` and ``aafMETPostCrawford[0]`` (its row for
 player 1 is the same, ``player="both"``) for this file, indexes included:
-``gnubg.met(25)`` returns ``[PRE_CRAWFORD, POST_CRAWFORD, POST_CRAWFORD]``.
+``gnubg.met(25)`` returns ``[PRE_CRAWFORD, POST_CRAWFORD, POST_CRAWFORD]``
+(in float32).
 Like gnubg, the file's post-Crawford entry for 25-away is not used: no
 post-Crawford game of a 25-point match has the trailer 25 away, and gnubg
 extends the row past 24-away with Zadeh's recursion (trailer's gammon rate
