@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from . import batch
-from .errors import IllegalMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidMatchIdError, InvalidPositionError
 from .gametree import perft
 from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position
@@ -32,6 +32,7 @@ __all__ = [
     "ROLLS",
     "InvalidPositionError",
     "IllegalMoveError",
+    "InvalidMatchIdError",
     "get_include",
     "perft",
     "batch",

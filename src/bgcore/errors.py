@@ -6,7 +6,7 @@ Like python-chess, the errors about bad positions and illegal moves subclass
 
 from __future__ import annotations
 
-__all__ = ["InvalidPositionError", "IllegalMoveError"]
+__all__ = ["InvalidPositionError", "IllegalMoveError", "InvalidMatchIdError"]
 
 
 class InvalidPositionError(ValueError):
@@ -15,3 +15,7 @@ class InvalidPositionError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A move that is not legal (or not well-formed) in the given position and roll."""
+
+
+class InvalidMatchIdError(ValueError):
+    """A GNU Backgammon Match ID (or match state) that gnubg would not write or read."""
