@@ -14,7 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import bgcore
-from bgcore.errors import InvalidMatchIdError
+from bgcore.errors import InvalidMatchIdError, InvalidPositionError
 from bgcore.ids import (
     MAX_CUBE,
     MAX_MATCH_LENGTH,
@@ -23,7 +23,11 @@ from bgcore.ids import (
     Resignation,
     decode_match_id,
     encode_match_id,
+    gnubg_id,
+    parse_gnubg_id,
 )
+
+START = "4HPwATDgc/ABMA"
 
 # Match IDs with their fields; each one checked against gnubg in test_matchid_gnubg.py.
 KNOWN_IDS: list[tuple[str, MatchId]] = [
@@ -373,6 +377,8 @@ def test_frozen() -> None:
 def test_decode_rejects_wrong_types(value: object) -> None:
     with pytest.raises(TypeError):
         MatchId.decode(value)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        parse_gnubg_id(value)  # type: ignore[arg-type]
 
 
 @given(st.text(max_size=30))
@@ -397,3 +403,55 @@ def test_fuzz_base64(text: str) -> None:
 def test_errors_are_value_errors() -> None:
     assert issubclass(InvalidMatchIdError, ValueError)
     assert bgcore.InvalidMatchIdError is InvalidMatchIdError
+
+
+# --- gnubg IDs --------------------------------------------------------------------------------------------------------
+
+
+def test_gnubg_id_format_and_parse() -> None:
+    m = MatchId.decode("cAkAAAAAAAAA")
+    assert gnubg_id(START, m) == "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+    assert gnubg_id(START, "cAkAAAAAAAAA") == "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+    assert gnubg_id(f" {START} ", " cAkAAAAAAAAA\n") == "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+    board, match = parse_gnubg_id("4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    assert board == bgcore.Position.initial().board
+    assert match == m
+    # gnubg takes the parts in either order
+    assert parse_gnubg_id(" cAkAAAAAAAAA:4HPwATDgc/ABMA ") == (board, m)
+
+
+@given(match_ids())
+def test_gnubg_id_round_trip(match: MatchId) -> None:
+    text = gnubg_id(START, match)
+    assert len(text) == 27 and text[14] == ":"
+    assert parse_gnubg_id(text) == (bgcore.Position.initial().board, match)
+
+
+@pytest.mark.parametrize(
+    ("bad", "error"),
+    [
+        ("", InvalidPositionError),
+        ("4HPwATDgc/ABMA", InvalidPositionError),
+        ("4HPwATDgc/ABMA:cAkAAAAAAAAA:", InvalidPositionError),
+        ("4HPwATDgc/ABMA::cAkAAAAAAAAA", InvalidPositionError),
+        ("4HPwATDgc/ABMA;cAkAAAAAAAAA", InvalidPositionError),
+        ("4HPwATDgc/ABM:cAkAAAAAAAAA", InvalidPositionError),
+        ("//////////////:cAkAAAAAAAAA", InvalidPositionError),
+        ("4HPwATDgc/ABMA:cAkAAAAAAAA", InvalidMatchIdError),
+        ("4HPwATDgc/ABMA:MIEHAAAAAAAA", InvalidMatchIdError),  # a die of 7
+        ("4HPwATDgc/ABMA:4HPwATDgc/ABMA", InvalidMatchIdError),
+        ("cAkAAAAAAAAA:cAkAAAAAAAAA", InvalidPositionError),
+    ],
+)
+def test_bad_gnubg_ids(bad: str, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        parse_gnubg_id(bad)
+
+
+def test_gnubg_id_checks_both_parts() -> None:
+    with pytest.raises(InvalidPositionError):
+        gnubg_id("4HPwATDgc/ABM", MatchId())
+    with pytest.raises(InvalidMatchIdError):
+        gnubg_id(START, "MIEHAAAAAAAA")
+    with pytest.raises(TypeError):
+        gnubg_id(None, MatchId())  # type: ignore[arg-type]

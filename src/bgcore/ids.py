@@ -1,4 +1,4 @@
-"""GNU Backgammon Position IDs and Match IDs, and eXtreme Gammon XGIDs.
+"""GNU Backgammon Position IDs, Match IDs and gnubg IDs, and eXtreme Gammon XGIDs.
 
 The Position ID functions work on the 26-slot board of :mod:`bgcore` (see
 :class:`bgcore.Position`): a tuple of 26 ints, slots 1-24 the points in the
@@ -13,11 +13,13 @@ opponent's), slot 25 the on-roll player's bar and slot 0 the opponent's bar
 '4HPwATDgc/ABMA'
 
 :class:`MatchId` reads and writes gnubg's Match ID, the cube, score and turn
-that go with a Position ID.
+that go with a Position ID; :func:`gnubg_id` joins the two as gnubg shows them.
 
 >>> m = MatchId.decode("cAkAAAAAAAAA")
 >>> m.player_on_roll, m.cube, m.cube_owner, m.match_length
 (1, 1, None, 0)
+>>> gnubg_id("4HPwATDgc/ABMA", m)
+'4HPwATDgc/ABMA:cAkAAAAAAAAA'
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ __all__ = [
     "Resignation",
     "encode_match_id",
     "decode_match_id",
+    "gnubg_id",
+    "parse_gnubg_id",
     "MAX_MATCH_LENGTH",
     "MAX_CUBE",
 ]
@@ -573,3 +577,43 @@ def encode_match_id(match: MatchId) -> str:
 def decode_match_id(match_id: str) -> MatchId:
     """The fields of a Match ID (the same as ``MatchId.decode(match_id)``)."""
     return MatchId.decode(match_id)
+
+
+def gnubg_id(position_id: str, match_id: str | MatchId) -> str:
+    """gnubg's full ID, ``"PositionID:MatchID"``, after checking both parts.
+
+    >>> gnubg_id("4HPwATDgc/ABMA", MatchId(match_length=5, dice=(6, 2)))
+    '4HPwATDgc/ABMA:MAGrAAAAAAAE'
+    """
+    if not isinstance(position_id, str):
+        raise TypeError(f"a Position ID is a str, not {type(position_id).__name__}")
+    decode_position_id(position_id)
+    if isinstance(match_id, MatchId):
+        mid = match_id.encode()
+    else:
+        MatchId.decode(match_id)
+        mid = match_id.strip()
+    return f"{position_id.strip()}:{mid}"
+
+
+def parse_gnubg_id(text: str) -> tuple[tuple[int, ...], MatchId]:
+    """The board and the match of a gnubg ID ``"PositionID:MatchID"``.
+
+    The two parts may come in either order, as gnubg accepts them; each must
+    be valid (:class:`~bgcore.errors.InvalidPositionError` or
+    :class:`~bgcore.errors.InvalidMatchIdError` otherwise, both
+    ``ValueError``). The board is seen by the match's ``player_on_roll``.
+
+    >>> board, match = parse_gnubg_id("4HPwATDgc/ABMA:cIkKAAAAAAAA")
+    >>> board[6], match.dice, match.player_on_roll
+    (5, (5, 2), 1)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a gnubg ID is a str, not {type(text).__name__}")
+    parts = text.strip().split(":")
+    if len(parts) != 2:
+        raise InvalidPositionError(f"a gnubg ID is a Position ID and a Match ID joined by ':', not {text!r}")
+    position_id, match_id = parts
+    if len(position_id.strip()) == 12 and len(match_id.strip()) == 14:
+        position_id, match_id = match_id, position_id
+    return decode_position_id(position_id), MatchId.decode(match_id)
