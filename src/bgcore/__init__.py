@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from . import batch
-from .errors import IllegalMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidMatchIdError, InvalidPositionError
 from .gametree import perft
 from .met import eq_to_mwc, match_equity, mwc_to_eq
 from .move import Move
@@ -33,6 +33,7 @@ __all__ = [
     "ROLLS",
     "InvalidPositionError",
     "IllegalMoveError",
+    "InvalidMatchIdError",
     "get_include",
     "perft",
     "match_equity",

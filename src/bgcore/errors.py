@@ -6,7 +6,7 @@ Like python-chess, the errors about bad positions and illegal moves subclass
 
 from __future__ import annotations
 
-__all__ = ["InvalidPositionError", "IllegalMoveError", "MatchEquityError", "MoneyGameError"]
+__all__ = ["InvalidPositionError", "IllegalMoveError", "InvalidMatchIdError", "MatchEquityError", "MoneyGameError"]
 
 
 class InvalidPositionError(ValueError):
@@ -23,3 +23,7 @@ class MatchEquityError(ValueError):
 
 class MoneyGameError(MatchEquityError):
     """A match winning chance asked of a money game (match length 0), where there is none."""
+
+
+class InvalidMatchIdError(ValueError):
+    """A GNU Backgammon Match ID (or match state) that gnubg would not write or read."""
