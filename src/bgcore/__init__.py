@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 
 from . import batch
-from .errors import IllegalActionError, IllegalMoveError, InvalidPositionError
+from .errors import IllegalActionError, IllegalMoveError, InvalidMatchIdError, InvalidPositionError
 from .game import Game
 from .match import Match
 from .gametree import perft
+from .met import eq_to_mwc, match_equity, mwc_to_eq
 from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position
 from .rules import ROLLS, VARIANTS
@@ -37,8 +38,12 @@ __all__ = [
     "IllegalActionError",
     "Game",
     "Match",
+    "InvalidMatchIdError",
     "get_include",
     "perft",
+    "match_equity",
+    "eq_to_mwc",
+    "mwc_to_eq",
     "batch",
     "__version__",
 ]

@@ -6,7 +6,14 @@ Like python-chess, the errors about bad positions and illegal moves subclass
 
 from __future__ import annotations
 
-__all__ = ["InvalidPositionError", "IllegalMoveError", "IllegalActionError"]
+__all__ = [
+    "InvalidPositionError",
+    "IllegalMoveError",
+    "IllegalActionError",
+    "InvalidMatchIdError",
+    "MatchEquityError",
+    "MoneyGameError",
+]
 
 
 class InvalidPositionError(ValueError):
@@ -19,3 +26,15 @@ class IllegalMoveError(ValueError):
 
 class IllegalActionError(ValueError):
     """A game action (roll, double, take, resign, ...) that the rules do not allow now."""
+
+
+class MatchEquityError(ValueError):
+    """A score, away count, cube, equity or set of probabilities that match equity is not defined for."""
+
+
+class MoneyGameError(MatchEquityError):
+    """A match winning chance asked of a money game (match length 0), where there is none."""
+
+
+class InvalidMatchIdError(ValueError):
+    """A GNU Backgammon Match ID (or match state) that gnubg would not write or read."""
