@@ -31,7 +31,7 @@ __all__ = [
     "board_to_gnubg",
 ]
 
-Board = tuple  # 26 ints, see the module docstring
+Board = tuple[int, ...]  # 26 ints, see the module docstring
 
 _POSITION_ID_RE = re.compile(r"[A-Za-z0-9+/]{14}")
 
