@@ -25,6 +25,13 @@ KEY_OFFSET = 32
 
 
 class _MoveList(ctypes.Structure):
+    # The fields as Python reads them (ctypes makes them from _fields_).
+    cMoves: int
+    cMaxMoves: int
+    cMaxPips: int
+    iMoveBest: int
+    rBestScore: float
+    amMoves: int | None  # None while NULL (no moves)
     _fields_ = [
         ("cMoves", ctypes.c_uint),
         ("cMaxMoves", ctypes.c_uint),
@@ -69,7 +76,7 @@ def library() -> ctypes.CDLL:
     return _lib
 
 
-def gnubg_board(board: Sequence[int]) -> ctypes.Array:
+def gnubg_board(board: Sequence[int]) -> ctypes.Array[ctypes.Array[ctypes.c_uint]]:
     """A ctypes ``TanBoard`` (opponent first) for a bgcore board."""
     theirs, mine = board_to_gnubg(board)
     b = Board()
@@ -94,6 +101,7 @@ def generate_moves(board: Sequence[int], die1: int, die2: int) -> list[GnubgMove
     lib.GenerateMoves(ctypes.byref(ml), ctypes.byref(b), die1, die2, 0)
     out = []
     for i in range(ml.cMoves):
+        assert ml.amMoves is not None  # gnubg allocates the moves it counts
         base = ml.amMoves + i * MOVE_STRIDE
         an = (ctypes.c_int * 8).from_address(base)
         steps = []
@@ -114,7 +122,7 @@ def gnubg_tuple(board: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 def format_move(steps: Sequence[tuple[int, int]], board: Sequence[int]) -> str:
     """gnubg's own notation for ``steps`` played on ``board`` (``gnubg.movetupletostring``)."""
-    import gnubg
-
+    gnubg = importlib.import_module("gnubg")  # untyped, and optional: imported only here
     flat = tuple(p for step in steps for p in step)
-    return gnubg.movetupletostring(flat, gnubg_tuple(board))
+    text: str = gnubg.movetupletostring(flat, gnubg_tuple(board))
+    return text
