@@ -20,6 +20,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,15 @@ import numpy as np
 from bgcore.ids import board_to_gnubg
 
 from corpus import Corpus
+
+# The gnubg oracle is test code (tests/oracle.py), kept out of bgcore so that the
+# product never depends on gnubg.  Every benchmark that talks to gnubg goes
+# through this module, so this is the one place that reaches into tests/;
+# callers take ``gnubg_native.oracle`` rather than importing it themselves.
+_TESTS = str(Path(__file__).resolve().parent.parent / "tests")
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
+import oracle  # noqa: E402
 
 __all__ = ["GnubgUnavailable", "GnubgCorpus", "GnubgCount", "GnubgTimer", "load_timer", "unavailable_reason", "gnubg_corpus"]
 
@@ -110,8 +120,6 @@ class GnubgTimer:
 
 def _generate_moves_address() -> int:
     try:
-        from bgcore import oracle
-
         lib = oracle.library()  # ctypes.CDLL(importlib.import_module("gnubg._gnubg").__file__)
     except (ImportError, OSError) as exc:
         raise GnubgUnavailable(f"the gnubg package is not usable ({exc})") from None

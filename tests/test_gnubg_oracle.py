@@ -1,7 +1,7 @@
 """Cross-check against GNU Backgammon's own C move generator (the gnubg package).
 
 gnubg's ``findbestmoves`` cuts move tuples at the first bear-off, so the
-oracle (``bgcore.oracle``) calls its C ``GenerateMoves`` through ctypes.
+oracle (``tests/oracle.py``) calls its C ``GenerateMoves`` through ctypes.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from bgcore import Position
 from bgcore.selfplay import ROLLS, selfplay_positions
 
+import oracle
 from strategies import random_boards
 
-oracle = pytest.importorskip("bgcore.oracle")
 if not oracle.available():
     pytest.skip("the gnubg package is not installed (pip install '.[test]')", allow_module_level=True)
 

@@ -8,6 +8,8 @@ from bgcore import Position
 from bgcore.perft import perft
 from bgcore.selfplay import ROLLS
 
+import oracle
+
 POSITIONS = {
     "standard": Position.initial(),
     "nackgammon": Position.initial("nackgammon"),
@@ -36,8 +38,6 @@ def python_perft(pos: Position, depth: int, children) -> tuple[int, int]:
 
 
 def gnubg_children(pos: Position, dice: tuple[int, int]) -> list[Position]:
-    from bgcore import oracle
-
     moves = oracle.generate_moves(pos.board, *dice)
     if not moves:
         return [pos.flip()]
@@ -46,7 +46,6 @@ def gnubg_children(pos: Position, dice: tuple[int, int]) -> list[Position]:
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 def test_perft_matches_gnubg(name: str) -> None:
-    oracle = pytest.importorskip("bgcore.oracle")
     if not oracle.available():
         pytest.skip("the gnubg package is not installed")
     pos = POSITIONS[name]

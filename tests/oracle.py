@@ -3,8 +3,11 @@
 ``gnubg.findbestmoves`` cuts each move tuple at its first bear-off, so this
 module calls gnubg's C move generator ``GenerateMoves`` directly (its
 extension module exports it) through ctypes and reads the exact result of
-every move.  Used by the tests and benchmarks; ``available()`` tells whether
-the package is installed.
+every move.  ``available()`` tells whether the package is installed.
+
+Test code, not part of bgcore: the product must not depend on gnubg.  The
+tests import it as ``oracle`` (pytest puts this folder on ``sys.path``), the
+benchmarks through ``bench/gnubg_native.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import ctypes
 import importlib
 from typing import NamedTuple, Sequence
 
-from .ids import board_to_gnubg
+from bgcore.ids import board_to_gnubg
 
 __all__ = ["available", "GnubgMove", "generate_moves", "library", "format_move", "gnubg_tuple"]
 
