@@ -119,14 +119,10 @@ class GnubgTimer:
 
 
 def _generate_moves_address() -> int:
-    try:
-        lib = oracle.library()  # ctypes.CDLL(importlib.import_module("gnubg._gnubg").__file__)
-    except (ImportError, OSError) as exc:
-        raise GnubgUnavailable(f"the gnubg package is not usable ({exc})") from None
-    try:
-        address = ctypes.cast(lib.GenerateMoves, ctypes.c_void_p).value
-    except AttributeError:
-        raise GnubgUnavailable("gnubg's extension module does not export GenerateMoves") from None
+    reason = oracle.unavailable_reason()
+    if reason is not None:
+        raise GnubgUnavailable(f"the gnubg package is not usable ({reason})")
+    address = ctypes.cast(oracle.library().GenerateMoves, ctypes.c_void_p).value
     if not address:
         raise GnubgUnavailable("gnubg's GenerateMoves has no address")
     return address

@@ -34,7 +34,9 @@ def corpus(benchmark) -> Corpus:
 
 @pytest.fixture(scope="module")
 def gnubg_timer() -> gnubg_native.GnubgTimer:
-    """The compiled gnubg loop; skips the test without gnubg or a C compiler."""
+    """The compiled gnubg loop; skips the test without a C compiler, and
+    without gnubg unless BGCORE_REQUIRE_ORACLE=1 (then it fails)."""
+    gnubg_native.oracle.require()
     try:
         return gnubg_native.load_timer()
     except gnubg_native.GnubgUnavailable as exc:

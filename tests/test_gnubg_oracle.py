@@ -17,8 +17,7 @@ from bgcore.selfplay import ROLLS, selfplay_positions
 import oracle
 from strategies import random_boards
 
-if not oracle.available():
-    pytest.skip("the gnubg package is not installed (pip install '.[test]')", allow_module_level=True)
+oracle.require()
 
 
 def compare(pos: Position, dice: tuple[int, int]) -> list[str]:

@@ -46,8 +46,7 @@ def gnubg_children(pos: Position, dice: tuple[int, int]) -> list[Position]:
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 def test_perft_matches_gnubg(name: str) -> None:
-    if not oracle.available():
-        pytest.skip("the gnubg package is not installed")
+    oracle.require()
     pos = POSITIONS[name]
     for depth in (1, 2):
         expected = python_perft(pos, depth, gnubg_children)
