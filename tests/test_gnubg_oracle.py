@@ -98,6 +98,7 @@ def test_xgid_matches_gnubg_set_xgid() -> None:
                 assert Position.from_xgid(text).position_id() == gnubg.positionid(), text
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(random_boards())
 def test_random_boards_match_gnubg(board: tuple[int, ...]) -> None:

@@ -44,7 +44,9 @@ def gnubg_children(pos: Position, dice: tuple[int, int]) -> list[Position]:
     return [Position.from_position_id(m.position_id, checkers=pos.checkers).flip() for m in moves]
 
 
-@pytest.mark.parametrize("name", sorted(POSITIONS))
+# Hypergammon's tree is small enough for the quick run (2 s); the others take 10-20 s each.
+@pytest.mark.parametrize("name", [name if name == "hypergammon" else pytest.param(name, marks=pytest.mark.slow)
+                                  for name in sorted(POSITIONS)])
 def test_perft_matches_gnubg(name: str) -> None:
     oracle.require()
     pos = POSITIONS[name]

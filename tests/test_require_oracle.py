@@ -34,6 +34,8 @@ STAND_INS = {
     "broken": {"__init__.py": "", "_gnubg.py": ""},
 }
 REASONS = {"missing": "ImportError: gnubg hidden by test_require_oracle", "broken": "OSError: "}
+# Each case starts pytest (2-3 s): one stand-in keeps the switch in the quick run.
+STAND_IN_CASES = ["missing", pytest.param("broken", marks=pytest.mark.slow)]
 
 
 def run_without_gnubg(stand_in: str, required: bool, tmp_path: Path) -> tuple[int, list[tuple[str, str, str]]]:
@@ -66,7 +68,7 @@ def run_without_gnubg(stand_in: str, required: bool, tmp_path: Path) -> tuple[in
     return proc.returncode, cases
 
 
-@pytest.mark.parametrize("stand_in", ["missing", "broken"])
+@pytest.mark.parametrize("stand_in", STAND_IN_CASES)
 def test_without_the_variable_the_cross_checks_skip(stand_in: str, tmp_path: Path) -> None:
     code, cases = run_without_gnubg(stand_in, False, tmp_path)
     assert code == pytest.ExitCode.OK
@@ -74,7 +76,7 @@ def test_without_the_variable_the_cross_checks_skip(stand_in: str, tmp_path: Pat
         assert outcome == "skipped" and REASONS[stand_in] in message, (module, outcome, message)
 
 
-@pytest.mark.parametrize("stand_in", ["missing", "broken"])
+@pytest.mark.parametrize("stand_in", STAND_IN_CASES)
 def test_with_the_variable_the_cross_checks_fail(stand_in: str, tmp_path: Path) -> None:
     code, cases = run_without_gnubg(stand_in, True, tmp_path)
     assert code == pytest.ExitCode.TESTS_FAILED
