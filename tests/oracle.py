@@ -3,20 +3,34 @@
 ``gnubg.findbestmoves`` cuts each move tuple at its first bear-off, so this
 module calls gnubg's C move generator ``GenerateMoves`` directly (its
 extension module exports it) through ctypes and reads the exact result of
-every move.  Used by the tests and benchmarks; ``available()`` tells whether
-the package is installed.
+every move.  ``require()`` skips a test without a usable gnubg, or fails it
+when ``BGCORE_REQUIRE_ORACLE=1``.
+
+Test code, not part of bgcore: the product must not depend on gnubg.  The
+tests import it as ``oracle`` (pytest puts this folder on ``sys.path``), the
+benchmarks through ``bench/gnubg_native.py``.
 """
 
 from __future__ import annotations
 
 import ctypes
 import importlib
+import os
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .ids import board_to_gnubg
+from bgcore.ids import board_to_gnubg
 
-__all__ = ["available", "GnubgMove", "generate_moves", "library", "format_move", "gnubg_tuple"]
+__all__ = [
+    "REQUIRE_VARIABLE",
+    "require",
+    "unavailable_reason",
+    "GnubgMove",
+    "generate_moves",
+    "library",
+    "format_move",
+    "gnubg_tuple",
+]
 
 # gnubg's ``move`` struct (eval.h): int anMove[8]; positionkey key; ... 1064
 # bytes in the 1.1.0a16 build; the key starts right after anMove.
@@ -25,13 +39,6 @@ KEY_OFFSET = 32
 
 
 class _MoveList(ctypes.Structure):
-    # The fields as Python reads them (ctypes makes them from _fields_).
-    cMoves: int
-    cMaxMoves: int
-    cMaxPips: int
-    iMoveBest: int
-    rBestScore: float
-    amMoves: int | None  # None while NULL (no moves)
     _fields_ = [
         ("cMoves", ctypes.c_uint),
         ("cMaxMoves", ctypes.c_uint),
@@ -47,13 +54,38 @@ Board = (ctypes.c_uint * 25) * 2
 _lib: ctypes.CDLL | None = None
 
 
-def available() -> bool:
-    """True when the gnubg package imports."""
+#: Set to 1 where gnubg must be present (CI): a broken install then fails the
+#: run instead of passing it green with every cross-check skipped.
+REQUIRE_VARIABLE = "BGCORE_REQUIRE_ORACLE"
+
+
+def unavailable_reason() -> str | None:
+    """None when gnubg can serve as the oracle, else why not."""
     try:
         library()
-    except ImportError:
-        return False
-    return True
+    # ImportError: not installed, or a shared library it needs is missing;
+    # OSError: ctypes cannot load its extension module; AttributeError: a
+    # build without the C functions called here.
+    except (ImportError, OSError, AttributeError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def require() -> None:
+    """Skip the calling test, fixture or test module when gnubg cannot serve as
+    the oracle; fail it instead when ``BGCORE_REQUIRE_ORACLE=1``."""
+    reason = unavailable_reason()
+    if reason is None:
+        return
+    import pytest  # only here: the benchmark scripts import this module without pytest
+
+    if os.environ.get(REQUIRE_VARIABLE) == "1":
+        pytest.fail(f"{REQUIRE_VARIABLE}=1 but gnubg cannot serve as the oracle: {reason}", pytrace=False)
+    pytest.skip(
+        f"gnubg cannot serve as the oracle ({reason}); pip install -e '.[test]' "
+        f"(set {REQUIRE_VARIABLE}=1 to fail instead)",
+        allow_module_level=True,
+    )
 
 
 def library() -> ctypes.CDLL:
@@ -76,7 +108,7 @@ def library() -> ctypes.CDLL:
     return _lib
 
 
-def gnubg_board(board: Sequence[int]) -> ctypes.Array[ctypes.Array[ctypes.c_uint]]:
+def gnubg_board(board: Sequence[int]) -> ctypes.Array:
     """A ctypes ``TanBoard`` (opponent first) for a bgcore board."""
     theirs, mine = board_to_gnubg(board)
     b = Board()
@@ -101,7 +133,6 @@ def generate_moves(board: Sequence[int], die1: int, die2: int) -> list[GnubgMove
     lib.GenerateMoves(ctypes.byref(ml), ctypes.byref(b), die1, die2, 0)
     out = []
     for i in range(ml.cMoves):
-        assert ml.amMoves is not None  # gnubg allocates the moves it counts
         base = ml.amMoves + i * MOVE_STRIDE
         an = (ctypes.c_int * 8).from_address(base)
         steps = []
@@ -122,7 +153,7 @@ def gnubg_tuple(board: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 def format_move(steps: Sequence[tuple[int, int]], board: Sequence[int]) -> str:
     """gnubg's own notation for ``steps`` played on ``board`` (``gnubg.movetupletostring``)."""
-    gnubg = importlib.import_module("gnubg")  # untyped, and optional: imported only here
+    import gnubg
+
     flat = tuple(p for step in steps for p in step)
-    text: str = gnubg.movetupletostring(flat, gnubg_tuple(board))
-    return text
+    return gnubg.movetupletostring(flat, gnubg_tuple(board))
