@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 
 from . import batch
-from .errors import IllegalMoveError, InvalidPositionError
+from .dice import Dice
+from .errors import IllegalMoveError, InvalidPositionError, InvalidSeedError
 from .gametree import perft
 from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position
@@ -32,6 +33,8 @@ __all__ = [
     "ROLLS",
     "InvalidPositionError",
     "IllegalMoveError",
+    "Dice",
+    "InvalidSeedError",
     "get_include",
     "perft",
     "batch",

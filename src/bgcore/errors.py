@@ -1,12 +1,13 @@
 """Exceptions raised by bgcore.
 
 Like python-chess, the errors about bad positions and illegal moves subclass
-:class:`ValueError`, so ``except ValueError`` catches every bad-input case.
+:class:`ValueError`, and so does the error about a bad seed of the dice, so
+``except ValueError`` catches every bad-input case.
 """
 
 from __future__ import annotations
 
-__all__ = ["InvalidPositionError", "IllegalMoveError"]
+__all__ = ["InvalidPositionError", "IllegalMoveError", "InvalidSeedError"]
 
 
 class InvalidPositionError(ValueError):
@@ -15,3 +16,9 @@ class InvalidPositionError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A move that is not legal (or not well-formed) in the given position and roll."""
+
+
+class InvalidSeedError(ValueError):
+    """A seed, stream or saved state of :class:`bgcore.Dice` out of range
+    (seeds and streams are integers from 0 to 2**64 - 1), or a server seed of
+    :class:`bgcore.ProvablyFairDice` that cannot be used."""
