@@ -13,6 +13,7 @@ import os
 from . import batch
 from .dice import Dice
 from .errors import IllegalMoveError, InvalidPositionError, InvalidSeedError
+from .fair import ProvablyFairDice, verify
 from .gametree import perft
 from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position
@@ -34,6 +35,8 @@ __all__ = [
     "InvalidPositionError",
     "IllegalMoveError",
     "Dice",
+    "ProvablyFairDice",
+    "verify",
     "InvalidSeedError",
     "get_include",
     "perft",
