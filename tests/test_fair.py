@@ -239,6 +239,20 @@ def test_reveal_ends_the_rolls() -> None:
     assert dice.nonce == 1
 
 
+def test_the_client_seed_can_come_after_the_commitment() -> None:
+    dice = ProvablyFairDice(SEED1, nonce=3)
+    published = dice.commitment
+    dice.client_seed = "player-1"  # the player answers the commitment
+    dice.client_seed = CLIENT1  # changed again before any draw
+    log = [dice.roll(), dice.die()]
+    assert verify(published, dice.reveal(), CLIENT1, log, first_nonce=3)
+    with pytest.raises(RuntimeError, match="cannot change"):
+        dice.client_seed = "late"
+    with pytest.raises(TypeError, match="client_seed must be bytes or str"):
+        ProvablyFairDice(SEED1).client_seed = 5  # type: ignore[assignment]
+    assert dice.client_seed == CLIENT1
+
+
 def test_the_repr_keeps_the_secret() -> None:
     dice = ProvablyFairDice(SEED1, CLIENT1)
     text = repr(dice)

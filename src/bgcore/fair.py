@@ -130,6 +130,9 @@ class ProvablyFairDice:
     anyone can check the log with :func:`verify`.  Once revealed, the dice
     refuse to roll: their rolls would be predictable.
 
+    The player's client seed may come after the commitment is published: set
+    ``client_seed`` then, before the first draw (later it cannot change).
+
     ``nonce`` is the number of draws made so far (counting from the ``nonce``
     given, which lets a server pick a game up again from its stored seeds).
     Rolls may be taken from several threads: each draw gets its own nonce.
@@ -141,7 +144,7 @@ class ProvablyFairDice:
             raise InvalidSeedError("the server seed cannot be empty (the default is 32 random bytes)")
         self._key = key
         self._client = _as_bytes(client_seed, "client_seed")
-        self._nonce = _as_nonce(nonce)
+        self._nonce = self._first = _as_nonce(nonce)
         self._commitment = hashlib.sha256(key).hexdigest()
         self._revealed = False
         self._lock = threading.Lock()
@@ -153,8 +156,16 @@ class ProvablyFairDice:
 
     @property
     def client_seed(self) -> bytes:
-        """The client seed, as bytes."""
+        """The client seed, as bytes; it can be set until the first draw."""
         return self._client
+
+    @client_seed.setter
+    def client_seed(self, value: SeedBytes) -> None:
+        client = _as_bytes(value, "client_seed")
+        with self._lock:
+            if self._nonce != self._first or self._revealed:
+                raise RuntimeError("the client seed cannot change once the dice have rolled")
+            self._client = client
 
     @property
     def nonce(self) -> int:
