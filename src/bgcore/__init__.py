@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 
 from . import batch
-from .errors import IllegalMoveError, InvalidMatchIdError, InvalidPositionError
+from .dice import Dice
+from .errors import IllegalMoveError, InvalidMatchIdError, InvalidPositionError, InvalidSeedError
+from .fair import ProvablyFairDice, verify
 from .gametree import perft
 from .met import eq_to_mwc, match_equity, mwc_to_eq
 from .move import Move
@@ -34,6 +36,10 @@ __all__ = [
     "InvalidPositionError",
     "IllegalMoveError",
     "InvalidMatchIdError",
+    "Dice",
+    "ProvablyFairDice",
+    "verify",
+    "InvalidSeedError",
     "get_include",
     "perft",
     "match_equity",

@@ -1,12 +1,20 @@
 """Exceptions raised by bgcore.
 
 Like python-chess, the errors about bad positions and illegal moves subclass
-:class:`ValueError`, so ``except ValueError`` catches every bad-input case.
+:class:`ValueError`, and so does the error about a bad seed of the dice, so
+``except ValueError`` catches every bad-input case.
 """
 
 from __future__ import annotations
 
-__all__ = ["InvalidPositionError", "IllegalMoveError", "InvalidMatchIdError", "MatchEquityError", "MoneyGameError"]
+__all__ = [
+    "InvalidPositionError",
+    "IllegalMoveError",
+    "InvalidMatchIdError",
+    "InvalidSeedError",
+    "MatchEquityError",
+    "MoneyGameError",
+]
 
 
 class InvalidPositionError(ValueError):
@@ -27,3 +35,9 @@ class MoneyGameError(MatchEquityError):
 
 class InvalidMatchIdError(ValueError):
     """A GNU Backgammon Match ID (or match state) that gnubg would not write or read."""
+
+
+class InvalidSeedError(ValueError):
+    """A seed, stream or saved state of :class:`bgcore.Dice` out of range
+    (seeds and streams are integers from 0 to 2**64 - 1), or a server seed of
+    :class:`bgcore.ProvablyFairDice` that cannot be used."""
