@@ -59,6 +59,7 @@ extensions = [
     extension("bgcore._results"),    # board checks and one roll's results, for the Python API
     extension("bgcore._batch", "bg_rowbuf.c"),  # batches over numpy arrays
     extension("bgcore._perft"),      # counting the game tree
+    extension("bgcore.dice"),        # seeded dice and their C-level API
 ]
 
 checks = DEBUG

@@ -129,13 +129,11 @@ def findbestmoves_workload(corpus: Corpus, positions: int) -> Workload:
     """
     import gnubg
 
-    from bgcore.oracle import gnubg_tuple
-
     sub = corpus.subset(positions)
     # findbestmoves(board, cubeinfo, evalcontext, dice): positional only, and
     # cubeinfo and evalcontext are required (None crashes it).
     cube, context = gnubg.cubeinfo(), gnubg.evalcontext()
-    calls = [(gnubg_tuple(pos.board), roll) for pos, roll in sub.generations()]
+    calls = [(gnubg_native.oracle.gnubg_tuple(pos.board), roll) for pos, roll in sub.generations()]
 
     def run() -> int:
         return sum(len(gnubg.findbestmoves(board, cube, context, roll)) or 1 for board, roll in calls)

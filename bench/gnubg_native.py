@@ -20,6 +20,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,15 @@ import numpy as np
 
 from bgcore.ids import board_to_gnubg
 from corpus import Corpus
+
+# The gnubg oracle is test code (tests/oracle.py), kept out of bgcore so that the
+# product never depends on gnubg.  Every benchmark that talks to gnubg goes
+# through this module, so this is the one place that reaches into tests/;
+# callers take ``gnubg_native.oracle`` rather than importing it themselves.
+_TESTS = str(Path(__file__).resolve().parent.parent / "tests")
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
+import oracle  # noqa: E402
 
 __all__ = [
     "GnubgUnavailable",
@@ -116,16 +126,10 @@ class GnubgTimer:
 
 
 def _generate_moves_address() -> int:
-    try:
-        from bgcore import oracle
-
-        lib = oracle.library()  # ctypes.CDLL(importlib.import_module("gnubg._gnubg").__file__)
-    except (ImportError, OSError) as exc:
-        raise GnubgUnavailable(f"the gnubg package is not usable ({exc})") from None
-    try:
-        address = ctypes.cast(lib.GenerateMoves, ctypes.c_void_p).value
-    except AttributeError:
-        raise GnubgUnavailable("gnubg's extension module does not export GenerateMoves") from None
+    reason = oracle.unavailable_reason()
+    if reason is not None:
+        raise GnubgUnavailable(f"the gnubg package is not usable ({reason})")
+    address = ctypes.cast(oracle.library().GenerateMoves, ctypes.c_void_p).value
     if not address:
         raise GnubgUnavailable("gnubg's GenerateMoves has no address")
     return address

@@ -43,7 +43,9 @@ def corpus(benchmark) -> Corpus:
 
 @pytest.fixture(scope="module")
 def gnubg_timer() -> gnubg_native.GnubgTimer:
-    """The compiled gnubg loop; skips the test without gnubg or a C compiler."""
+    """The compiled gnubg loop; skips the test without a C compiler, and
+    without gnubg unless BGCORE_REQUIRE_ORACLE=1 (then it fails)."""
+    gnubg_native.oracle.require()
     try:
         return gnubg_native.load_timer()
     except gnubg_native.GnubgUnavailable as exc:
@@ -156,12 +158,10 @@ def test_perft_initial_depth_2(benchmark, weighted: bool) -> None:
 
 def test_perft_depth_2_matches_gnubg(gnubg_timer: gnubg_native.GnubgTimer) -> None:
     """perft(initial, 2) against gnubg alone: its first-ply results, then its C GenerateMoves on each."""
-    from bgcore import oracle
-
     start = Position.initial()
     children = []
     for roll in ROLLS:
-        moves = oracle.generate_moves(start.board, *roll)
+        moves = gnubg_native.oracle.generate_moves(start.board, *roll)
         # gnubg's Position IDs keep the mover on roll: flip to the opponent; a lost turn passes the board.
         children += [Position.from_position_id(m.position_id).flip() for m in moves] or [start.flip()]
     assert len(children) == perft(start, 1)

@@ -1,4 +1,4 @@
-"""Shared fixtures: the test vectors in ../shared/vectors and hypothesis profiles."""
+"""Shared fixtures: the test vectors in tests/data and hypothesis profiles."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-ROOT = Path(__file__).resolve().parent.parent
-VECTORS = ROOT.parent / "shared" / "vectors"
+# The vectors ship with the repository so that every clone runs them: a
+# missing file is a broken checkout, which must fail rather than skip.
+DATA = Path(__file__).resolve().parent / "data"
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
@@ -21,10 +22,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 @pytest.fixture(scope="session")
 def vectors_dir() -> Path:
-    """The shared test vectors; the tests that need them skip when the folder is absent."""
-    if not VECTORS.is_dir():
-        pytest.skip(f"test vectors not found at {VECTORS} (the shared/ folder beside the checkout)")
-    return VECTORS
+    """tests/data: the public move-generation vectors and wildbg's positions."""
+    return DATA
 
 
 @pytest.fixture(scope="session")

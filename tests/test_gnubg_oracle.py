@@ -1,7 +1,7 @@
 """Cross-check against GNU Backgammon's own C move generator (the gnubg package).
 
 gnubg's ``findbestmoves`` cuts move tuples at the first bear-off, so the
-oracle (``bgcore.oracle``) calls its C ``GenerateMoves`` through ctypes.
+oracle (``tests/oracle.py``) calls its C ``GenerateMoves`` through ctypes.
 """
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ import random
 import pytest
 from hypothesis import given, settings
 
+import oracle
 from bgcore import Position
 from bgcore.rules import ROLLS
 from bgcore.selfplay import selfplay_positions
 from strategies import random_boards
 
-oracle = pytest.importorskip("bgcore.oracle")
-if not oracle.available():
-    pytest.skip("the gnubg package is not installed (pip install '.[test]')", allow_module_level=True)
+oracle.require()
 
 
 def compare(pos: Position, dice: tuple[int, int]) -> list[str]:
@@ -107,6 +106,7 @@ def test_xgid_matches_gnubg_set_xgid() -> None:
                 assert Position.from_xgid(text).position_id() == gnubg.positionid(), text
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(random_boards())
 def test_random_boards_match_gnubg(board: tuple[int, ...]) -> None:

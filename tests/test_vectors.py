@@ -47,7 +47,7 @@ def test_lost_turn_vectors_give_the_unchanged_position(movegen_cases: list[dict]
         assert len(moves) == 1 and not moves[0] and str(moves[0]) == ""
 
 
-# wildbg's published totals (see ../shared/vectors/wildbg/README.md)
+# wildbg's published totals (see tests/data/wildbg/README.md)
 WILDBG_TOTALS = {
     ("contact.csv", "mixed"): 185_957,
     ("contact.csv", "doubles"): 218_356,

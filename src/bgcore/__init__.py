@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 
 from . import batch
-from .errors import IllegalActionError, IllegalMoveError, InvalidMatchIdError, InvalidPositionError
+from .dice import Dice
+from .errors import IllegalActionError, IllegalMoveError, InvalidMatchIdError, InvalidPositionError, InvalidSeedError
+from .fair import ProvablyFairDice, verify
 from .game import Game
 from .match import Match
 from .gametree import perft
@@ -39,6 +41,10 @@ __all__ = [
     "Game",
     "Match",
     "InvalidMatchIdError",
+    "Dice",
+    "ProvablyFairDice",
+    "verify",
+    "InvalidSeedError",
     "get_include",
     "perft",
     "match_equity",

@@ -2,6 +2,7 @@
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
 
 def count_many(boards: bytes, dice: bytes) -> int: ...
 def find_invalid(boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8]) -> int | None: ...
@@ -10,10 +11,12 @@ def count_rows(
 ) -> int | None: ...
 def release_buffers() -> None: ...
 
+@disjoint_base
 class Output:
     """A growing native buffer of result boards, 26 bytes a row (one thread)."""
 
-    def __init__(self, capacity: int) -> None: ...
+    # The arguments go to the cdef class's __cinit__, which is its __new__.
+    def __new__(cls, capacity: int) -> Self: ...
     @property
     def rows(self) -> int: ...
     def run(
@@ -27,11 +30,12 @@ class Output:
     ) -> int | None: ...
     def take(self) -> memoryview | None: ...
 
+@disjoint_base
 class Batch:
     """The rows of one batch, shared by the calling thread and pool threads (``run``)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         boards: npt.NDArray[np.int8],
         dice: npt.NDArray[np.uint8],
         counts: npt.NDArray[np.int64],
@@ -40,7 +44,7 @@ class Batch:
         flip: bool,
         store: bool,
         reserve_rows: int,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def bad_row(self) -> int | None: ...
     def run(self) -> None: ...

@@ -1,7 +1,8 @@
 """Exceptions raised by bgcore.
 
 Like python-chess, the errors about bad positions and illegal moves subclass
-:class:`ValueError`, so ``except ValueError`` catches every bad-input case.
+:class:`ValueError`, and so does the error about a bad seed of the dice, so
+``except ValueError`` catches every bad-input case.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ __all__ = [
     "IllegalMoveError",
     "IllegalActionError",
     "InvalidMatchIdError",
+    "InvalidSeedError",
     "MatchEquityError",
     "MoneyGameError",
 ]
@@ -38,3 +40,9 @@ class MoneyGameError(MatchEquityError):
 
 class InvalidMatchIdError(ValueError):
     """A GNU Backgammon Match ID (or match state) that gnubg would not write or read."""
+
+
+class InvalidSeedError(ValueError):
+    """A seed, stream or saved state of :class:`bgcore.Dice` out of range
+    (seeds and streams are integers from 0 to 2**64 - 1), or a server seed of
+    :class:`bgcore.ProvablyFairDice` that cannot be used."""

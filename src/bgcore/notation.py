@@ -57,22 +57,18 @@ def format_steps(steps: Iterable[tuple[int, int]], hit_points: Collection[int]) 
                 used[j] = True
         part.append(end)
         parts.append(part)
-    counted: list[list] = []
+    counted: dict[tuple[int, ...], int] = {}  # identical parts, in order of first appearance
     for part in parts:
-        for entry in counted:
-            if entry[0] == part:
-                entry[1] += 1
-                break
-        else:
-            counted.append([part, 1])
+        key = tuple(part)
+        counted[key] = counted.get(key, 0) + 1
     starred: set[int] = set()
     out = []
-    for part, count in counted:
-        text = point_name(part[0])
-        for mid in part[1:-1]:
+    for chain, count in counted.items():
+        text = point_name(chain[0])
+        for mid in chain[1:-1]:
             text += f"/{point_name(mid)}*"
             starred.add(mid)
-        end = part[-1]
+        end = chain[-1]
         text += "/" + point_name(end)
         if end != 0 and end in hit_points and end not in starred:
             text += "*"

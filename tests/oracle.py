@@ -3,20 +3,34 @@
 ``gnubg.findbestmoves`` cuts each move tuple at its first bear-off, so this
 module calls gnubg's C move generator ``GenerateMoves`` directly (its
 extension module exports it) through ctypes and reads the exact result of
-every move.  Used by the tests and benchmarks; ``available()`` tells whether
-the package is installed.
+every move.  ``require()`` skips a test without a usable gnubg, or fails it
+when ``BGCORE_REQUIRE_ORACLE=1``.
+
+Test code, not part of bgcore: the product must not depend on gnubg.  The
+tests import it as ``oracle`` (pytest puts this folder on ``sys.path``), the
+benchmarks through ``bench/gnubg_native.py``.
 """
 
 from __future__ import annotations
 
 import ctypes
 import importlib
+import os
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .ids import board_to_gnubg
+from bgcore.ids import board_to_gnubg
 
-__all__ = ["available", "GnubgMove", "generate_moves", "library", "format_move", "gnubg_tuple"]
+__all__ = [
+    "REQUIRE_VARIABLE",
+    "require",
+    "unavailable_reason",
+    "GnubgMove",
+    "generate_moves",
+    "library",
+    "format_move",
+    "gnubg_tuple",
+]
 
 # gnubg's ``move`` struct (eval.h): int anMove[8]; positionkey key; ... 1064
 # bytes in the 1.1.0a16 build; the key starts right after anMove.
@@ -40,13 +54,38 @@ Board = (ctypes.c_uint * 25) * 2
 _lib: ctypes.CDLL | None = None
 
 
-def available() -> bool:
-    """True when the gnubg package imports."""
+#: Set to 1 where gnubg must be present (CI): a broken install then fails the
+#: run instead of passing it green with every cross-check skipped.
+REQUIRE_VARIABLE = "BGCORE_REQUIRE_ORACLE"
+
+
+def unavailable_reason() -> str | None:
+    """None when gnubg can serve as the oracle, else why not."""
     try:
         library()
-    except ImportError:
-        return False
-    return True
+    # ImportError: not installed, or a shared library it needs is missing;
+    # OSError: ctypes cannot load its extension module; AttributeError: a
+    # build without the C functions called here.
+    except (ImportError, OSError, AttributeError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def require() -> None:
+    """Skip the calling test, fixture or test module when gnubg cannot serve as
+    the oracle; fail it instead when ``BGCORE_REQUIRE_ORACLE=1``."""
+    reason = unavailable_reason()
+    if reason is None:
+        return
+    import pytest  # only here: the benchmark scripts import this module without pytest
+
+    if os.environ.get(REQUIRE_VARIABLE) == "1":
+        pytest.fail(f"{REQUIRE_VARIABLE}=1 but gnubg cannot serve as the oracle: {reason}", pytrace=False)
+    pytest.skip(
+        f"gnubg cannot serve as the oracle ({reason}); pip install -e '.[test]' "
+        f"(set {REQUIRE_VARIABLE}=1 to fail instead)",
+        allow_module_level=True,
+    )
 
 
 def library() -> ctypes.CDLL:
