@@ -75,7 +75,7 @@ def test_double_take_gives_the_taker_the_cube() -> None:
     game = opened()
     game.double()
     assert game.doubled and game.turn == 0 and game.on_roll == 1
-    assert game.legal_actions() == [Action.TAKE, Action.DROP, Action.RESIGN]
+    assert game.legal_actions() == [Action.TAKE, Action.DROP]
     game.take()
     assert (game.cube, game.cube_owner, game.turn, game.doubled) == (2, 0, 1, False)
     with pytest.raises(IllegalActionError, match="owns the cube"):

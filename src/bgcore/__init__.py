@@ -15,8 +15,8 @@ from .dice import Dice
 from .errors import IllegalActionError, IllegalMoveError, InvalidMatchIdError, InvalidPositionError, InvalidSeedError
 from .fair import ProvablyFairDice, verify
 from .game import Game
-from .match import Match
 from .gametree import perft
+from .match import Match
 from .met import eq_to_mwc, match_equity, mwc_to_eq
 from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position

@@ -7,8 +7,8 @@ A :class:`Game` is mutable: each action (:meth:`Game.roll`, :meth:`Game.play`,
 action raises :class:`~bgcore.IllegalActionError` (or
 :class:`~bgcore.IllegalMoveError` for a move) saying why, and changes nothing.
 
->>> game = Game(dice=7)
->>> game.roll()                      # the opening: one die each, ties again
+>>> game = Game(dice=7)              # seeded dice: the same game on every machine
+>>> game.roll((6, 1))                # the opening: player 0's die, then player 1's
 (6, 1)
 >>> game.turn, game.dice             # player 0 rolled the 6 and plays 6-1
 (0, (6, 1))
@@ -16,10 +16,14 @@ action raises :class:`~bgcore.IllegalActionError` (or
 >>> game.turn, game.dice             # player 1 to roll (or double)
 (1, None)
 >>> game.double(); game.take()
->>> game.cube, game.cube_owner
-(2, 1)
->>> game.undo(); game.undo(); game.cube   # take and double taken back
-1
+>>> game.cube, game.cube_owner       # the taker owns the cube
+(2, 0)
+>>> game.undo().action, game.undo().action, game.cube   # take and double taken back
+(<Action.TAKE: 'take'>, <Action.DOUBLE: 'double'>, 1)
+>>> game.roll()                      # from the seeded dice
+(2, 2)
+>>> game.gnubg_id()                  # GNU Backgammon's Position ID and Match ID
+'4NvgATDgc/ABMA:cAkJAAAAAAAE'
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from . import met
 from .dice import Dice
-from .errors import IllegalActionError, IllegalMoveError
+from .errors import IllegalActionError, IllegalMoveError, InvalidMatchIdError, InvalidPositionError
+from .ids import XGID, GameState, MatchId, Resignation, decode_position_id, encode_position_id, parse_gnubg_id
 from .move import Move, check_dice
 from .position import LegalMoves, Outcome, Position
 from .rules import VARIANTS
@@ -308,10 +314,12 @@ class Game:
         if s.resigned is not None:
             return [Action.ACCEPT, Action.REJECT]
         if s.doubled:
+            # Dropping is the way out of a double (a resignation then would
+            # have no place in gnubg's Match ID).
             actions = [Action.TAKE, Action.DROP]
             if self._may_beaver() is None:
                 actions.append(Action.BEAVER)
-            return [*actions, Action.RESIGN]
+            return actions
         if s.dice is None:
             actions = [Action.ROLL]
             if self._may_double() is None:
@@ -336,7 +344,7 @@ class Game:
         self._history.append(record)
         changes.setdefault("dice_state", None)  # only a roll rewinds the dice on undo
         fields = {**self._state.__dict__, **changes}
-        self._state = _State(**fields)  # type: ignore[arg-type]
+        self._state = _State(**fields)
 
     def _dice_state(self) -> object:
         getstate = getattr(self._dice_source, "getstate", None)
@@ -447,9 +455,7 @@ class Game:
         """Take the double: the cube goes to twice its value, owned by the taker."""
         self._need(Action.TAKE)
         s = self._state
-        self._push(
-            Record(s.turn, Action.TAKE), doubled=False, cube=2 * s.cube, cube_owner=s.turn, turn=s.on_roll
-        )
+        self._push(Record(s.turn, Action.TAKE), doubled=False, cube=2 * s.cube, cube_owner=s.turn, turn=s.on_roll)
 
     def drop(self) -> None:
         """Refuse the double: the doubler wins the cube's value before the double, as a single game."""
@@ -473,9 +479,7 @@ class Game:
         to four times its value, and the beaverer keeps it."""
         self._need(Action.BEAVER)
         s = self._state
-        self._push(
-            Record(s.turn, Action.BEAVER), doubled=False, cube=4 * s.cube, cube_owner=s.turn, turn=s.on_roll
-        )
+        self._push(Record(s.turn, Action.BEAVER), doubled=False, cube=4 * s.cube, cube_owner=s.turn, turn=s.on_roll)
 
     def resign(self, kind: Outcome | int | str = Outcome.SINGLE) -> None:
         """Offer to resign a single game, a gammon or a backgammon (an
@@ -519,6 +523,193 @@ class Game:
         if self.jacoby and self.match_length == 0 and owner is None:
             multiplier = 1
         return GameOutcome(winner, multiplier * cube, kind, end, cube)
+
+    # --- IDs ---------------------------------------------------------------------
+
+    def _score_now(self) -> tuple[int, int]:
+        """The score with a finished game's points added (capped at the length), as gnubg writes it."""
+        points = list(self.score)
+        outcome = self._state.outcome
+        if outcome is not None:
+            points[outcome.winner] += outcome.points
+            if self.match_length:
+                points[outcome.winner] = min(points[outcome.winner], self.match_length)
+        return points[0], points[1]
+
+    def match_state(self) -> MatchId:
+        """The fields of GNU Backgammon's Match ID for this game (see :class:`~bgcore.ids.MatchId`)."""
+        s = self._state
+        if s.outcome is None:
+            state = GameState.PLAYING
+        else:
+            state = {End.BORNE_OFF: GameState.OVER, End.RESIGNED: GameState.RESIGNED, End.DROPPED: GameState.DROPPED}[
+                s.outcome.end
+            ]
+        return MatchId(
+            cube=s.cube,
+            cube_owner=s.cube_owner,
+            player_on_roll=s.on_roll,
+            crawford=self.crawford,
+            game_state=state,
+            turn=s.turn,
+            double_offered=s.doubled,
+            resignation=Resignation(int(s.resigned) if s.resigned is not None else 0),
+            dice=s.dice,
+            match_length=self.match_length,
+            score=self._score_now(),
+            jacoby=self.jacoby if self.match_length == 0 else False,
+        )
+
+    def match_id(self) -> str:
+        """GNU Backgammon's 12-character Match ID of this game, byte for byte.
+
+        >>> game = Game(match_length=7, score=(2, 4), dice=3)
+        >>> game.roll((5, 2)); game.match_id()
+        (5, 2)
+        'MIHqACAAIAAE'
+        """
+        return self.match_state().encode()
+
+    def gnubg_id(self) -> str:
+        """``PositionID:MatchID``, as gnubg shows and reads it."""
+        return f"{encode_position_id(self.position.board)}:{self.match_id()}"
+
+    @classmethod
+    def from_ids(cls, position_id: str, match_id: str | None = None, **options: object) -> Game:
+        """The game a Position ID and a Match ID describe (or a gnubg ID
+        ``PositionID:MatchID`` alone).  The other options (``variant``,
+        ``beavers``, ``dice``, ...) are as for :class:`Game`; a finished
+        game cannot be read back."""
+        if match_id is None:
+            board, state = parse_gnubg_id(position_id)
+        else:
+            board, state = decode_position_id(position_id), MatchId.decode(match_id)
+        return cls._from_state(board, state, **options)
+
+    @classmethod
+    def _from_state(cls, board: Sequence[int], state: MatchId, **options: object) -> Game:
+        if state.game_state is not GameState.PLAYING:
+            raise InvalidMatchIdError(f"the ID describes a game that is not being played ({state.game_state.name})")
+        if state.match_length:
+            options.setdefault("crawford", True)
+            short = [state.match_length - p == 1 for p in state.score]
+            if state.crawford and short[0] == short[1]:
+                raise InvalidMatchIdError(
+                    f"score {state.score} in a {state.match_length}-point match is no Crawford game"
+                )
+            options["post_crawford"] = not state.crawford and short[0] != short[1]
+            if state.crawford and state.cube != 1:
+                raise InvalidMatchIdError("the cube is turned in the Crawford game")
+        else:
+            options.setdefault("jacoby", state.jacoby)
+        game = cls(match_length=state.match_length, score=state.score, **options)  # type: ignore[arg-type]
+        checkers = VARIANTS["standard" if game.variant == "tabla" else game.variant].checkers
+        position = Position(board, checkers=checkers)
+        if position.is_game_over():
+            raise InvalidPositionError("the position is a finished game")
+        if state.double_offered and (state.dice is not None or state.resignation):
+            raise InvalidMatchIdError("a double is offered after the roll or with a resignation")
+        if (state.double_offered or state.resignation) == (state.turn == state.player_on_roll):
+            raise InvalidMatchIdError("the player to act must answer the offer, and only then")
+        game._state = _State(
+            position=position,
+            turn=state.turn,
+            on_roll=state.player_on_roll,
+            dice=state.dice,
+            opening=False,
+            cube=state.cube,
+            cube_owner=state.cube_owner,
+            doubled=state.double_offered,
+            resigned=Outcome(int(state.resignation)) if state.resignation else None,
+            outcome=None,
+            dice_state=None,
+        )
+        return game
+
+    def xgid(self) -> str:
+        """The game's full XGID: board, cube, turn, dice, score, Crawford or
+        Jacoby/beavers, match length and cube limit."""
+        s = self._state
+        if s.outcome is not None:
+            raise IllegalActionError("a finished game has no XGID")
+        dice_field = "00" if s.dice is None else f"{s.dice[0]}{s.dice[1]}"
+        if s.doubled:
+            dice_field = "D"
+        flags = int(self.crawford) if self.match_length else int(self.jacoby) + 2 * int(self.beavers)
+        # gnubg reads XG's bottom player as its player 1; with a double
+        # offered, XG's turn is still the doubler's.
+        owner = 0 if s.cube_owner is None else (1 if s.cube_owner == 1 else -1)
+        max_exponent = 10 if self.max_cube is None else self.max_cube.bit_length() - 1
+        return XGID(
+            s.position.board,
+            cube_exponent=s.cube.bit_length() - 1,
+            cube_position=owner,
+            turn=1 if s.on_roll == 1 else -1,
+            dice_field=dice_field,
+            score_bottom=self.score[1],
+            score_top=self.score[0],
+            crawford_jacoby=flags,
+            match_length=self.match_length,
+            max_cube=max_exponent,
+        ).format()
+
+    @classmethod
+    def from_xgid(cls, xgid: str, **options: object) -> Game:
+        """The game an XGID describes (XG's bottom player is player 1, as in gnubg)."""
+        x = XGID.parse(xgid)
+        on_roll = 1 if x.turn == 1 else 0
+        if x.dice_field in ("B", "R"):
+            raise InvalidMatchIdError("a beaver or raccoon in an XGID is not supported; take it first")
+        doubled = x.dice_field == "D"
+        if x.match_length:
+            crawford = bool(x.crawford_jacoby & 1)
+        else:
+            crawford = False
+            options.setdefault("jacoby", bool(x.crawford_jacoby & 1))
+            options.setdefault("beavers", bool(x.crawford_jacoby & 2))
+        options.setdefault("max_cube", 2**x.max_cube)
+        state = MatchId(
+            cube=2**x.cube_exponent,
+            cube_owner={0: None, 1: 1, -1: 0}[x.cube_position],
+            player_on_roll=on_roll,
+            crawford=crawford,
+            double_offered=doubled,
+            dice=x.dice,
+            match_length=x.match_length,
+            score=(x.score_top, x.score_bottom),
+        )
+        board = x.board
+        game = cls._from_state(board, state, **options)
+        if x.dice is not None:
+            game._state = _State(**{**game._state.__dict__, "dice": x.dice})
+        return game
+
+    # --- match equity ------------------------------------------------------------
+
+    def cubeless_equity(self, probabilities: Sequence[float]) -> float:
+        """Cubeless equity per unit of cube, from gnubg's five outputs (win, win
+        gammon, win backgammon, lose gammon, lose backgammon) of the player to
+        act; at a match score, gammons are valued at the score's prices."""
+        return met.cubeless_equity(
+            probabilities,
+            match_length=self.match_length,
+            score=self.score if self.match_length else (0, 0),
+            cube=self.cube,
+            turn=self.turn,
+            crawford=self.crawford,
+        )
+
+    def mwc(self, probabilities: Sequence[float]) -> float:
+        """The match winning chance of the player to act from gnubg's five
+        outputs, the cube where it is (a money game has none: MoneyGameError)."""
+        return met.cubeless_mwc(
+            probabilities,
+            match_length=self.match_length,
+            score=self.score,
+            cube=self.cube,
+            turn=self.turn,
+            crawford=self.crawford,
+        )
 
     def __repr__(self) -> str:
         where = "money" if not self.match_length else f"{self.score[0]}-{self.score[1]} to {self.match_length}"

@@ -3,13 +3,13 @@ Crawford rule.
 
 >>> match = Match(3, dice=11)
 >>> game = match.game
->>> game.roll()
-(4, 2)
+>>> game.roll(), game.turn            # player 1 rolled the 6
+((6, 2), 1)
 >>> game.resign("single"); game.accept()
 >>> match.score, match.is_over()
-((0, 1), False)
+((1, 0), False)
 >>> match.new_game() is match.game, match.game.score
-(True, (0, 1))
+(True, (1, 0))
 """
 
 from __future__ import annotations
