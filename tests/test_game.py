@@ -266,3 +266,66 @@ def test_bad_options_are_named(options: dict[str, object], message: str) -> None
         Game(**options)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         Game(dice="seven")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "garbage",
+        "4HPwATDgc/ABMA",  # a Position ID without its Match ID
+        "4HPwATDgc/ABMA:cAkAAAAAAAA",  # a Match ID one character short
+        "4HPwATDgc/ABMA:!!!!!!!!!!!!",
+        "4HPwATDgc/ABMA:cAkAAAAAAAAA:extra",
+        "AAAAAAAAAAAAAA:cAkAAAAAAAAA",  # nobody has a checker: a finished game
+        "4HPwATDgc/ABMA:MALgACAAIAAE",  # the game is over (game state 2)
+    ],
+)
+def test_junk_ids_give_clear_errors(text: str) -> None:
+    with pytest.raises(ValueError):
+        Game.from_ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "XGID=",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0",  # nine fields
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10",  # a die of 7
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:0:0:10",  # a beaver pending
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:7:0:0:7:10",  # a score at the length
+        "XGID=-b----E-C---eE---c-e----B-:1:0:1:00:6:0:1:7:10",  # the cube turned in the Crawford game
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:0:1:7:10",  # no Crawford game at 3-0 to 7
+    ],
+)
+def test_junk_xgids_give_clear_errors(text: str) -> None:
+    with pytest.raises(ValueError):
+        Game.from_xgid(text)
+
+
+def test_ids_read_back_the_game() -> None:
+    game = opened(match_length=7, score=(2, 4))
+    game.double()
+    again = Game.from_ids(*game.gnubg_id().split(":"))
+    assert (again.cube, again.doubled, again.turn, again.on_roll, again.score) == (1, True, 0, 1, (2, 4))
+    again.take()
+    assert (again.cube, again.cube_owner) == (2, 0)
+    crawford = Game.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:3:1:7:10")
+    assert crawford.crawford and crawford.score == (3, 6) and crawford.on_roll == 1
+
+
+def test_equity_at_the_games_score() -> None:
+    from bgcore import met
+
+    probabilities = (0.6, 0.2, 0.01, 0.1, 0.0)
+    money = opened()
+    assert money.cubeless_equity(probabilities) == pytest.approx(0.31)
+    with pytest.raises(met.MoneyGameError):
+        money.mwc(probabilities)
+    game = opened(match_length=7, score=(3, 5))
+    assert game.turn == 1
+    assert game.mwc(probabilities) == pytest.approx(
+        met.cubeless_mwc(probabilities, match_length=7, score=(3, 5), cube=1, turn=1, crawford=False)
+    )
+    assert met.eq_to_mwc(game.cubeless_equity(probabilities), game) == pytest.approx(game.mwc(probabilities))
