@@ -137,7 +137,11 @@ def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, flip:
 
 
 def generate(
-    boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1, flip: bool = False
+    boards: np.ndarray | Sequence[Sequence[int]],
+    dice: np.ndarray | Sequence[Sequence[int]],
+    *,
+    threads: int = 1,
+    flip: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every distinct legal result of each (board, roll) row.
 
@@ -156,16 +160,24 @@ def generate(
     the next call, whose pages are then already mapped;
     :func:`release_buffers` returns it to the system.
     """
+    done = _batch.small(boards, dice, threads, flip, True)  # a small batch of ready arrays, all in C
+    if done is not None:
+        return done
     _check_threads(threads)
     return _generate(*_prepare(boards, dice), threads, bool(flip))
 
 
-def count(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1) -> np.ndarray:
+def count(
+    boards: np.ndarray | Sequence[Sequence[int]], dice: np.ndarray | Sequence[Sequence[int]], *, threads: int = 1
+) -> np.ndarray:
     """The number of distinct legal results of each (board, roll) row (int64, n).
 
     Nothing is kept: the results go to a small scratch buffer per thread.
     ``threads`` and errors as for :func:`generate`.
     """
+    done = _batch.small(boards, dice, threads, False, False)
+    if done is not None:
+        return done
     _check_threads(threads)
     return _count(*_prepare(boards, dice), threads)
 
