@@ -9,6 +9,18 @@ import numpy as np
 import pytest
 
 from bgcore import GameResult, IllegalMoveError, InvalidPositionError, Move, Outcome, Position
+from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
+
+
+@pytest.fixture(scope="module")
+def selfplay() -> list[Position]:
+    """Positions of every phase, standard and hypergammon (3 checkers a side)."""
+    return (
+        selfplay_positions(150, seed=7)
+        + selfplay_positions(50, seed=8, policy="heuristic")
+        + selfplay_positions(40, seed=9, variant="hypergammon")
+    )
 
 
 def test_initial_variants() -> None:
@@ -192,3 +204,37 @@ def test_game_over_and_results() -> None:
 def test_str_diagram() -> None:
     text = str(Position.from_position_id("sHPwATDgc/ABMA"))
     assert "sHPwATDgc/ABMA" in text and "pips 165" in text and "BAR" in text
+
+
+def test_play_whatever_the_move_came_from(selfplay) -> None:
+    """A legal move plays the same whether it came from this position's
+    legal_moves, from an equal position's, from a pickle or from Move();
+    played on another position it is checked there."""
+    for i, pos in enumerate(selfplay[:120]):
+        roll = ROLLS[i % len(ROLLS)]
+        same = Position(pos.board, checkers=pos.checkers)
+        other = selfplay[i + 1]
+        other_moves = other.legal_moves(roll)
+        for m in pos.legal_moves(roll):
+            after = pos.play(m)
+            rebuilt = Move(m.steps, m.dice, m.hits)
+            assert rebuilt == m and hash(rebuilt) == hash(m)
+            assert same.play(m) == after == pos.play(rebuilt) == pos.play(pickle.loads(pickle.dumps(m)))
+            assert m in pos.legal_moves(roll) and rebuilt in pos.legal_moves(roll)
+            if m in other_moves:
+                assert other.play(m) == other.play(rebuilt) == other_moves.position_after(other_moves._index_of(m))
+            else:
+                with pytest.raises(IllegalMoveError):
+                    other.play(m)
+                with pytest.raises(IllegalMoveError):
+                    other.play(rebuilt)
+
+
+def test_legal_moves_build_each_move_once() -> None:
+    pos = Position.initial()
+    moves = pos.legal_moves((6, 5))
+    one = moves[3]  # built alone
+    listed = list(moves)
+    assert listed[3] == one and listed[3] is not one
+    assert list(moves)[3] is listed[3] and moves[3] is listed[3]  # kept after the first iteration
+    assert moves[:] == listed and moves[::2] == listed[::2] and moves[-1] is listed[-1]
