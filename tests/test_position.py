@@ -206,6 +206,33 @@ def test_str_diagram() -> None:
     assert "sHPwATDgc/ABMA" in text and "pips 165" in text and "BAR" in text
 
 
+def test_children_are_the_positions_the_legal_moves_lead_to(selfplay) -> None:
+    for pos in selfplay:
+        for roll in ROLLS:
+            children = pos.children(roll)
+            expected = [pos.play(m) for m in pos.legal_moves(roll)]
+            assert children == expected
+            assert [hash(c) for c in children] == [hash(Position(c.board, checkers=c.checkers)) for c in expected]
+            assert children == pos.legal_moves(roll).positions()
+            assert all(c.checkers == pos.checkers for c in children)
+            assert children == pos.children(roll[::-1])
+
+
+def test_children_of_special_positions() -> None:
+    closed = Position([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0, 0, 0, 0, -2, -2, -2, -2, -2, -2, 1])
+    assert closed.children((6, 5)) == [closed.flip()]  # a lost turn: the same board, the opponent on roll
+    over = Position([0] * 6 + [-15] + [0] * 19)
+    assert over.is_game_over() and over.children((6, 6)) == [] and len(over.legal_moves((6, 6))) == 0
+    pos = Position.initial()
+    for dice in [(0, 1), (7, 1), (1,), (1, 2, 3)]:
+        with pytest.raises(ValueError):
+            pos.children(dice)
+    for dice in ["12", 12, None, (1.5, 2)]:
+        with pytest.raises(TypeError):
+            pos.children(dice)  # type: ignore[arg-type]
+    assert len(pos.children((np.int64(3), np.int8(1)))) == 16
+
+
 def test_play_whatever_the_move_came_from(selfplay) -> None:
     """A legal move plays the same whether it came from this position's
     legal_moves, from an equal position's, from a pickle or from Move();

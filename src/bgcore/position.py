@@ -238,6 +238,25 @@ class Position:
         rolled = check_dice(dice)
         return LegalMoves(self, rolled, _results.legal(self._bytes, rolled[0], rolled[1]))
 
+    def children(self, dice: tuple[int, int]) -> list[Position]:
+        """The positions every legal play of ``dice`` leads to, each seen from the
+        opponent (now on roll): one per distinct result, in the order of
+        :meth:`legal_moves`, built without a :class:`Move`.
+
+        A lost turn gives one position, this one flipped; a finished game
+        gives none.  Bad dice raise as :meth:`legal_moves` does.
+
+        >>> pos = Position.initial()
+        >>> kids = pos.children((3, 1))
+        >>> len(kids), kids[0] == pos.play(pos.legal_moves((3, 1))[0])
+        (16, True)
+        >>> kids[0].pip_count()  # the opponent's view: 167 to go, the mover's 163
+        (167, 163)
+        """
+        rolled = check_dice(dice)
+        results = _results.legal(self._bytes, rolled[0], rolled[1])
+        return [] if results is None else results.children(self._checkers)
+
     def play(self, move: Move) -> Position:
         """The position after ``move``, seen from the opponent (now on roll).
 
