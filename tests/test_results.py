@@ -104,7 +104,8 @@ def test_position_and_move_objects_built_natively() -> None:
                 assert (move.steps, move.hits, move.dice) == (steps, hits, roll)
                 assert move == res.move_at(i, roll) == Move(steps, roll, hits)
                 assert hash(move) == hash(Move(steps, roll, hits))
-                assert move._origin is pos._bytes and move._child == res.flipped(i)
+                assert move._origin is pos._bytes
+                assert _results.after(pos._bytes, move.steps, pos.checkers)._bytes == res.flipped(i)
                 assert res.find(move.steps) == i
                 child = res.child(i, pos.checkers)
                 assert child._bytes == res.flipped(i) and child._board_cache is None  # unpacked when asked for

@@ -215,8 +215,7 @@ cdef class Results:
 
     cdef object _move(self, Py_ssize_t i, tuple dice, uint64_t dice_key):
         """Result i's Move (see ``move``) of the roll ``dice`` (``dice_key``: its
-        dice packed as ``_dice_key`` does), knowing the board it came from and
-        the position after it (seen by the opponent)."""
+        dice packed as ``_dice_key`` does), knowing the board it came from."""
         cdef bg_move m = self._sorted(i)
         cdef int k
         cdef uint64_t key = dice_key << 3 | m.nsteps
@@ -228,9 +227,6 @@ cdef class Results:
             PyTuple_SET_ITEM(steps, k, pair)
             key = _step_key(key, m.src[k], m.dst[k], m.hits >> k & 1)
         hits = _HITS[(1 << m.nsteps) - 1 + m.hits]
-        cdef bg_board f
-        bg_flip(&self._data[i].board, &f)
-        cdef object child = PyBytes_FromStringAndSize(<char *>f.pt, 26)
         cdef object h = _mix(key)  # move_hash
         cdef object move = _alloc(_move_type)
         _fill(move, _move_slots[0], steps)
@@ -238,7 +234,6 @@ cdef class Results:
         _fill(move, _move_slots[2], dice)
         _fill(move, _move_slots[3], h)
         _fill(move, _move_slots[4], self._origin)
-        _fill(move, _move_slots[5], child)
         return move
 
     def move_at(self, Py_ssize_t i, tuple dice not None):
@@ -287,24 +282,11 @@ cdef class Results:
         (whichever dice they use: only the board reached counts).
         """
         cdef bg_board b
-        cdef int src, dst
         if self._origin is None:
             return -1
         _load(self._origin, &b)
-        for step in steps:
-            src, dst = step
-            if not (1 <= src <= 25 and 0 <= dst <= 24):
-                return -1
-            if b.pt[src] <= 0 or (src != BG_BAR and b.pt[BG_BAR] > 0):
-                return -1
-            if dst:
-                if b.pt[dst] < -1:
-                    return -1
-                if b.pt[dst] == -1:
-                    b.pt[dst] = 0
-                    b.pt[0] -= 1
-                b.pt[dst] += 1
-            b.pt[src] -= 1
+        if not _play_steps(&b, steps):
+            return -1
         return self._index(&b)
 
 
@@ -358,7 +340,7 @@ def legal(bytes board, int die1, int die2):
 cdef PyTypeObject *_position_type = NULL
 cdef PyTypeObject *_move_type = NULL
 cdef Py_ssize_t _position_slots[4]     # offsets of _board_cache, _bytes, _checkers, _hash
-cdef Py_ssize_t _move_slots[6]         # of _steps, _hits, _dice, _hash, _origin, _child
+cdef Py_ssize_t _move_slots[5]         # of _steps, _hits, _dice, _hash, _origin
 cdef object _classes = None            # keeps both types alive
 
 #: (src, dst) step tuples by 26 * src + dst, and hit-flag tuples by
@@ -447,9 +429,9 @@ def register(type position_class, type move_class):
     bgcore.position, once at import)."""
     global _position_type, _move_type, _classes
     cdef Py_ssize_t position_slots[4]
-    cdef Py_ssize_t move_slots[6]
+    cdef Py_ssize_t move_slots[5]
     _find_slots(position_class, ("_board_cache", "_bytes", "_checkers", "_hash"), position_slots)
-    _find_slots(move_class, ("_steps", "_hits", "_dice", "_hash", "_origin", "_child"), move_slots)
+    _find_slots(move_class, ("_steps", "_hits", "_dice", "_hash", "_origin"), move_slots)
     memcpy(_position_slots, position_slots, sizeof(position_slots))
     memcpy(_move_slots, move_slots, sizeof(move_slots))
     _classes = (position_class, move_class)
@@ -489,6 +471,39 @@ cdef object _flipped_position(const bg_board *b, object checkers):
     cdef bg_board f
     bg_flip(b, &f)
     return _position(PyBytes_FromStringAndSize(<char *>f.pt, 26), checkers, &f)
+
+
+cdef bint _play_steps(bg_board *b, tuple steps) except -1:
+    """Play ``steps`` ((from, to) pairs) on ``b`` in order; False, with ``b``
+    partly played, when one cannot be played (see ``Results.find``)."""
+    cdef int src, dst
+    for step in steps:
+        src, dst = step
+        if not (1 <= src <= 25 and 0 <= dst <= 24):
+            return False
+        if b.pt[src] <= 0 or (src != BG_BAR and b.pt[BG_BAR] > 0):
+            return False
+        if dst:
+            if b.pt[dst] < -1:
+                return False
+            if b.pt[dst] == -1:
+                b.pt[dst] = 0
+                b.pt[0] -= 1
+            b.pt[dst] += 1
+        b.pt[src] -= 1
+    return True
+
+
+def after(bytes board, tuple steps not None, checkers):
+    """The Position after playing ``steps`` ((from, to) pairs, in that order)
+    on ``board``, seen by the opponent (now on roll), for a move known to be
+    legal there: nothing else is checked.  ValueError when a step cannot be
+    played at all."""
+    cdef bg_board b
+    _load(board, &b)
+    if not _play_steps(&b, steps):
+        raise ValueError(f"the steps {steps} cannot be played on this board")
+    return _flipped_position(&b, checkers)
 
 
 def position(bytes data, checkers):

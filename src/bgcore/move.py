@@ -56,18 +56,17 @@ class Move:
     Move(((24, 18), (13, 10)), dice=(6, 3), hits=(False, True))
     """
 
-    __slots__ = ("_child", "_dice", "_hash", "_hits", "_origin", "_steps")
+    __slots__ = ("_dice", "_hash", "_hits", "_origin", "_steps")
 
     _steps: tuple[tuple[int, int], ...]
     _hits: tuple[bool, ...]
     _dice: tuple[int, int]
     _hash: int
     # A move from Position.legal_moves knows the board it was generated on
-    # (``_origin``, that position's own bytes) and the board it leads to, seen
-    # by the opponent (``_child``): Position.play of it on that board then
-    # needs no generation.  Neither takes part in equality, hashing or pickling.
+    # (``_origin``, that position's own bytes): Position.play of it on that
+    # board needs no generation to know it legal, only its steps played.  It
+    # takes no part in equality, hashing or pickling.
     _origin: bytes | None
-    _child: bytes | None
 
     def __init__(
         self,
@@ -99,7 +98,6 @@ class Move:
         object.__setattr__(self, "_dice", check_dice(dice))
         object.__setattr__(self, "_hash", move_hash(self._steps, self._hits, self._dice))
         object.__setattr__(self, "_origin", None)
-        object.__setattr__(self, "_child", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")

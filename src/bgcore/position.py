@@ -264,9 +264,8 @@ class Position:
         """
         if not isinstance(move, Move):
             raise TypeError(f"play() takes a Move, not {type(move).__name__}; see parse_move()")
-        child = move._child
-        if child is not None and move._origin == self._bytes:  # a move of this board's legal_moves
-            return _results.position(child, self._checkers)
+        if move._origin == self._bytes:  # a move of this board's legal_moves: legal here
+            return _results.after(self._bytes, move._steps, self._checkers)
         results = _results.legal(self._bytes, move._dice[0], move._dice[1])
         index = -1 if results is None else results.find(move._steps)
         if results is None or index < 0:
