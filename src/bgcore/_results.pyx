@@ -1,6 +1,7 @@
 # cython: language_level=3
-"""The generator's Python face: board checks and their wording, flips, and
-the ``Results`` of one roll held in native memory, for ``bgcore.position``.
+"""The generator's Python face: board checks and their wording, flips, the
+``Results`` of one roll held in native memory, and the Position and Move
+objects (and their hashes) built from them, for ``bgcore.position``.
 
 Every check of a board goes through ``bg_check`` in ``movegen``; every
 message about a bad board is worded here (``board_problem``).
@@ -328,25 +329,6 @@ def legal(bytes board, int die1, int die2):
     return _generate(board, die1, die2, True)
 
 
-# --- Position and Move objects built here -----------------------------------
-#
-# Position and Move are slotted Python classes (bgcore.position, bgcore.move)
-# that refuse attribute assignment.  The ones built from the generator's
-# results need no checks, and building them here spares the Python frames of
-# a constructor: each is allocated by its type (its slots empty) and its
-# slots are filled where their member descriptors say they lie, as
-# ``object.__setattr__`` would fill them (without the lookups).
-
-cdef PyTypeObject *_position_type = NULL
-cdef PyTypeObject *_move_type = NULL
-cdef Py_ssize_t _position_slots[4]     # offsets of _board_cache, _bytes, _checkers, _hash
-cdef Py_ssize_t _move_slots[5]         # of _steps, _hits, _dice, _hash, _origin
-cdef object _classes = None            # keeps both types alive
-
-#: (src, dst) step tuples by 26 * src + dst, and hit-flag tuples by
-#: (1 << nsteps) - 1 + hits: shared by every Move built here (tuples are
-#: immutable), so a move allocates only its tuple of steps.
-cdef tuple _PAIRS = tuple([(s, d) for s in range(26) for d in range(26)])
 # --- hashes of positions and moves -------------------------------------------
 #
 # Built from the native board or move, with no tuple to build and hash: the
@@ -404,6 +386,25 @@ def move_hash(tuple steps not None, tuple hits not None, tuple dice not None):
     return _mix(key)
 
 
+# --- Position and Move objects built here -----------------------------------
+#
+# Position and Move are slotted Python classes (bgcore.position, bgcore.move)
+# that refuse attribute assignment.  The ones built from the generator's
+# results need no checks, and building them here spares the Python frames of
+# a constructor: each is allocated by its type (its slots empty) and its
+# slots are filled where their member descriptors say they lie, as
+# ``object.__setattr__`` would fill them (without the lookups).
+
+cdef PyTypeObject *_position_type = NULL
+cdef PyTypeObject *_move_type = NULL
+cdef Py_ssize_t _position_slots[4]     # offsets of _board_cache, _bytes, _checkers, _hash
+cdef Py_ssize_t _move_slots[5]         # of _steps, _hits, _dice, _hash, _origin
+cdef object _classes = None            # keeps both types alive
+
+#: (src, dst) step tuples by 26 * src + dst, and hit-flag tuples by
+#: (1 << nsteps) - 1 + hits: shared by every Move built here (tuples are
+#: immutable), so a move allocates only its tuple of steps.
+cdef tuple _PAIRS = tuple([(s, d) for s in range(26) for d in range(26)])
 cdef tuple _HITS = tuple([tuple([bool(h >> k & 1) for k in range(n)]) for n in range(5) for h in range(1 << n)])
 
 
