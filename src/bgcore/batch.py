@@ -155,6 +155,11 @@ def generate(
     board or roll raises :class:`InvalidPositionError` naming the first
     invalid row, and no result is returned.
 
+    A batch of at most 64 rows given as C-contiguous integer arrays (int8
+    boards and int8 or uint8 dice need no conversion) is checked and
+    generated in one native call with the GIL held: the quick way to ask
+    for one row at a time.
+
     ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
     memory (if over 2 MiB reserved and at most 128 MiB written) is kept for
     the next call, whose pages are then already mapped;
