@@ -42,12 +42,21 @@ def link_args() -> list[str]:
     return [f"-fsanitize={SANITIZE}"] if SANITIZE and os.name != "nt" else []
 
 
-def extension(name: str, *c_sources: str) -> Extension:
+def extension(name: str, *c_sources: str, numpy: bool = False) -> Extension:
+    """``numpy``: the module cimports numpy (its C API, for arrays made and read without Python calls)."""
     module = name.rsplit(".", 1)[1]
+    include_dirs = [CSRC]
+    macros = []
+    if numpy:
+        import numpy as np
+
+        include_dirs.append(np.get_include())
+        macros.append(("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"))
     return Extension(
         name,
         [f"src/bgcore/{module}.pyx", *(f"{CSRC}/{c}" for c in c_sources)],
-        include_dirs=[CSRC],
+        include_dirs=include_dirs,
+        define_macros=macros,
         extra_compile_args=compile_args(),
         extra_link_args=link_args(),
     )
@@ -57,7 +66,7 @@ extensions = [
     extension("bgcore.movegen"),     # the generator and the C-level API
     extension("bgcore._pool"),       # native threads kept between jobs
     extension("bgcore._results"),    # board checks and one roll's results, for the Python API
-    extension("bgcore._batch", "bg_rowbuf.c"),  # batches over numpy arrays
+    extension("bgcore._batch", "bg_rowbuf.c", numpy=True),  # batches over numpy arrays
     extension("bgcore._perft"),      # counting the game tree
     extension("bgcore.dice"),        # seeded dice and their C-level API
 ]

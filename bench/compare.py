@@ -13,7 +13,12 @@ rolls) it times, interleaved in the same run, R repeats each:
 * gnubg's C ``GenerateMoves`` from a native loop (``gnubg_native.py``);
 * on evenly spread subsets: bgcore's Python API ``len(Position.legal_moves(roll))``
   and, when the gnubg package is installed, ``gnubg.findbestmoves`` through
-  gnubg's Python API (it also evaluates every move at 0-ply, so it is slow).
+  gnubg's Python API (it also evaluates every move at 0-ply, so it is slow);
+* on the same subset as ``len(Position.legal_moves(roll))``, one call per
+  generation as a bot makes them (``calls.py``): ``batch.generate`` and
+  ``batch.count`` of one row, ``list(Position.legal_moves(roll))``,
+  ``Position.children(roll)`` and ``Position.play(move)``, reported per call
+  (and per move or position) after the table.
 
 OpenSpiel (``pyspiel``) and gym-backgammon are detected only: no workload is
 written for them, and "not installed" is printed when they are missing.
@@ -50,6 +55,7 @@ import sys
 from collections.abc import Sequence
 
 import gnubg_native
+from calls import call_lines, call_workloads
 from corpus import Corpus, build_corpus, count_batch, count_bgcore, generate_batch
 from processes import CountingProcesses
 from timing import (
@@ -214,6 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"gnubg GenerateMoves skipped: {exc}")
         if args.api_positions:
             workloads.append(python_api_workload(corpus, args.api_positions))
+            workloads += call_workloads(corpus, args.api_positions)
         if args.findbestmoves_positions:
             try:
                 workloads.append(findbestmoves_workload(corpus, args.findbestmoves_positions))
@@ -239,6 +246,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         time_interleaved(scaling, args.repeats)
     thread_lines = ratio_lines({w.name: w for w in scaling}, THREAD_PAIRS)
     gnubg_lines = ratio_lines(by_name, GNUBG_PAIRS)
+    one_call_lines = call_lines(workloads)
+    one_call_note = f"One call at a time (medians of the {args.repeats} rounds above):"
     scaling_note = (
         f"2 threads vs 1, timed in a second run of {args.repeats} interleaved rounds of the four "
         "batch workloads and of batch.count in worker processes, one alone and two at once "
@@ -262,6 +271,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
         for line in gnubg_lines:
             print(f"- {line}")
+        if one_call_lines:
+            print()
+            print(one_call_note)
+            print()
+            for line in one_call_lines:
+                print(f"- {line}")
         print()
         print(scaling_note)
         print()
@@ -276,6 +291,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
         for line in gnubg_lines:
             print(line)
+        if one_call_lines:
+            print()
+            print(one_call_note)
+            for line in one_call_lines:
+                print(line)
         print()
         print(scaling_note)
         for line in thread_lines:

@@ -304,3 +304,71 @@ def test_a_batch_runs_once_and_its_threads_all_finish(corpus) -> None:
         assert job.bad_row is None and (counts == expected).all()
         with pytest.raises(RuntimeError, match="has run already"):
             job.run()
+
+
+@pytest.mark.parametrize("board_type", [np.int8, np.int16, np.int32, np.int64])
+@pytest.mark.parametrize("dice_type", [np.int8, np.uint8, np.int32, np.int64, np.uint16])
+def test_small_batches_match_the_general_path(corpus, board_type, dice_type) -> None:
+    """Batches of up to SMALL_MAX_ROWS rows, done whole in C, give what the
+    general path (batch.py's checks, Output) gives, for every integer type."""
+    _, boards, dice = corpus
+    expected, expected_offsets = batch.generate(boards, dice)
+    expected_flipped = batch.generate(boards, dice, flip=True)[0]
+    expected_counts = batch.count(boards, dice)
+    for start, size in ((0, 1), (5, 1), (3, 7), (100, _batch.SMALL_MAX_ROWS), (0, 0)):
+        b = boards[start : start + size].astype(board_type)
+        d = dice[start : start + size].astype(dice_type)
+        lo, hi = expected_offsets[start], expected_offsets[start + size]
+        assert _batch.small(b, d, 1, False, True) is not None  # the path under test
+        children, offsets = batch.generate(b, d, threads=2)
+        assert children.dtype == np.int8 and children.shape == (hi - lo, 26) and children.flags.c_contiguous
+        assert offsets.dtype == np.int64 and (offsets == expected_offsets[start : start + size + 1] - lo).all()
+        assert (children == expected[lo:hi]).all()
+        assert (batch.generate(b, d, flip=True)[0] == expected_flipped[lo:hi]).all()
+        counts = batch.count(b, d)
+        assert counts.dtype == np.int64 and (counts == expected_counts[start : start + size]).all()
+
+
+def test_small_batches_leave_the_rest_to_the_general_path(corpus) -> None:
+    """Anything but ready integer arrays of at most SMALL_MAX_ROWS rows, and
+    every error, go the general way (whose messages the tests above check)."""
+    _, boards, dice = corpus
+    b8, d8 = boards[:3].astype(np.int8), dice[:3].astype(np.uint8)
+    n = _batch.SMALL_MAX_ROWS + 1
+    big_b, big_d = boards[:n].astype(np.int8), dice[:n].astype(np.uint8)
+    for args in (
+        (b8.tolist(), d8, 1, False),  # not arrays
+        (b8, d8.tolist(), 1, False),
+        (np.asfortranarray(b8), d8, 1, False),  # not C order
+        (boards.astype(np.int8)[:6:2], d8, 1, False),
+        (b8.astype(float), d8, 1, False),  # not integers
+        (b8.astype(bool), d8, 1, False),
+        (b8.astype(">i4"), d8, 1, False),  # not native byte order
+        (b8, d8[:2], 1, False),  # shapes
+        (b8[:, :25].copy(), d8, 1, False),
+        (b8[None], d8, 1, False),
+        (big_b, big_d, 1, False),  # too many rows
+        (b8, d8, 0, False),  # threads
+        (b8, d8, True, False),
+        (b8, d8, 1.0, False),
+    ):
+        assert _batch.small(*args, True) is None and _batch.small(*args, False) is None
+    bad = b8.astype(np.int64)
+    bad[1, 6] = 300  # out of any board's range
+    assert _batch.small(bad, d8, 1, False, True) is None
+    bad = b8.copy()
+    bad[2, 25] = 3  # too many checkers
+    assert _batch.small(bad, d8, 1, False, True) is None and _batch.small(bad, d8, 1, False, False) is None
+    with pytest.raises(InvalidPositionError, match=r"^row 2: the player on roll has 18 checkers"):
+        batch.count(bad, d8)
+    bad_dice = d8.astype(np.int8)
+    bad_dice[0] = [-1, 3]
+    assert _batch.small(b8, bad_dice, 1, False, True) is None
+    with pytest.raises(InvalidPositionError, match=r"^row 0: dice must be 1-6, not \[-1, 3\]"):
+        batch.generate(b8, bad_dice)
+    with pytest.raises(ValueError, match="threads"):
+        batch.generate(b8, d8, threads=True)
+    assert batch.count(big_b, big_d).shape == (n,)  # the general path
+    over = np.zeros((1, 26), np.uint64)  # unsigned boards hold only finished games
+    over[0, 6] = 15
+    assert _batch.small(over, np.array([[6, 6]], np.uint64), 1, False, False).tolist() == [1]

@@ -9,6 +9,18 @@ import numpy as np
 import pytest
 
 from bgcore import GameResult, IllegalMoveError, InvalidPositionError, Move, Outcome, Position
+from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
+
+
+@pytest.fixture(scope="module")
+def selfplay() -> list[Position]:
+    """Positions of every phase, standard and hypergammon (3 checkers a side)."""
+    return (
+        selfplay_positions(150, seed=7)
+        + selfplay_positions(50, seed=8, policy="heuristic")
+        + selfplay_positions(40, seed=9, variant="hypergammon")
+    )
 
 
 def test_initial_variants() -> None:
@@ -192,3 +204,64 @@ def test_game_over_and_results() -> None:
 def test_str_diagram() -> None:
     text = str(Position.from_position_id("sHPwATDgc/ABMA"))
     assert "sHPwATDgc/ABMA" in text and "pips 165" in text and "BAR" in text
+
+
+def test_children_are_the_positions_the_legal_moves_lead_to(selfplay) -> None:
+    for pos in selfplay:
+        for roll in ROLLS:
+            children = pos.children(roll)
+            expected = [pos.play(m) for m in pos.legal_moves(roll)]
+            assert children == expected
+            assert [hash(c) for c in children] == [hash(Position(c.board, checkers=c.checkers)) for c in expected]
+            assert children == pos.legal_moves(roll).positions()
+            assert all(c.checkers == pos.checkers for c in children)
+            assert children == pos.children(roll[::-1])
+
+
+def test_children_of_special_positions() -> None:
+    closed = Position([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0, 0, 0, 0, -2, -2, -2, -2, -2, -2, 1])
+    assert closed.children((6, 5)) == [closed.flip()]  # a lost turn: the same board, the opponent on roll
+    over = Position([0] * 6 + [-15] + [0] * 19)
+    assert over.is_game_over() and over.children((6, 6)) == [] and len(over.legal_moves((6, 6))) == 0
+    pos = Position.initial()
+    for dice in [(0, 1), (7, 1), (1,), (1, 2, 3)]:
+        with pytest.raises(ValueError):
+            pos.children(dice)
+    for dice in ["12", 12, None, (1.5, 2)]:
+        with pytest.raises(TypeError):
+            pos.children(dice)  # type: ignore[arg-type]
+    assert len(pos.children((np.int64(3), np.int8(1)))) == 16
+
+
+def test_play_whatever_the_move_came_from(selfplay) -> None:
+    """A legal move plays the same whether it came from this position's
+    legal_moves, from an equal position's, from a pickle or from Move();
+    played on another position it is checked there."""
+    for i, pos in enumerate(selfplay[:120]):
+        roll = ROLLS[i % len(ROLLS)]
+        same = Position(pos.board, checkers=pos.checkers)
+        other = selfplay[i + 1]
+        other_moves = other.legal_moves(roll)
+        for m in pos.legal_moves(roll):
+            after = pos.play(m)
+            rebuilt = Move(m.steps, m.dice, m.hits)
+            assert rebuilt == m and hash(rebuilt) == hash(m)
+            assert same.play(m) == after == pos.play(rebuilt) == pos.play(pickle.loads(pickle.dumps(m)))
+            assert m in pos.legal_moves(roll) and rebuilt in pos.legal_moves(roll)
+            if m in other_moves:
+                assert other.play(m) == other.play(rebuilt) == other_moves.position_after(other_moves._index_of(m))
+            else:
+                with pytest.raises(IllegalMoveError):
+                    other.play(m)
+                with pytest.raises(IllegalMoveError):
+                    other.play(rebuilt)
+
+
+def test_legal_moves_build_each_move_once() -> None:
+    pos = Position.initial()
+    moves = pos.legal_moves((6, 5))
+    one = moves[3]  # built alone
+    listed = list(moves)
+    assert listed[3] == one and listed[3] is not one
+    assert list(moves)[3] is listed[3] and moves[3] is listed[3]  # kept after the first iteration
+    assert moves[:] == listed and moves[::2] == listed[::2] and moves[-1] is listed[-1]

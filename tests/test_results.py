@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgcore import InvalidPositionError, Position, _batch, _results, movegen
+from bgcore import InvalidPositionError, Move, Position, _batch, _results, movegen
 from bgcore.rules import ROLLS
 from bgcore.selfplay import selfplay_positions
 
@@ -91,3 +91,55 @@ def test_count_many_rejects_bad_rows() -> None:
         _batch.count_many(start, bytes([7, 1]))
     with pytest.raises(ValueError, match="26 bytes"):
         _batch.count_many(start[:-1], bytes([3, 1]))
+
+
+def test_position_and_move_objects_built_natively() -> None:
+    """Results builds Position and Move objects equal, field for field and in
+    hash, to those their constructors build."""
+    for pos in selfplay_positions(40, seed=3) + selfplay_positions(10, seed=3, variant="hypergammon"):
+        for roll in ROLLS[::4]:
+            res = _results.legal(pos._bytes, *roll[::-1] if roll[0] < roll[1] else roll)
+            for i, move in enumerate(res.moves(roll)):
+                steps, hits = res.move(i)
+                assert (move.steps, move.hits, move.dice) == (steps, hits, roll)
+                assert move == res.move_at(i, roll) == Move(steps, roll, hits)
+                assert hash(move) == hash(Move(steps, roll, hits))
+                assert move._origin is pos._bytes
+                assert _results.after(pos._bytes, move.steps, pos.checkers)._bytes == res.flipped(i)
+                assert res.find(move.steps) == i
+                child = res.child(i, pos.checkers)
+                assert child._bytes == res.flipped(i) and child._board_cache is None  # unpacked when asked for
+                assert child == Position(child.board, checkers=pos.checkers)
+                assert hash(child) == hash(Position(child.board, checkers=pos.checkers))
+    assert _results.legal(Position([0] * 6 + [-15] + [0] * 19)._bytes, 6, 6) is None
+    assert len(_results.generate(Position([0] * 6 + [-15] + [0] * 19)._bytes, 6, 6)) == 1
+    flipped = _results.flipped_position(START._bytes, 15)
+    assert flipped == START.flip() and flipped.checkers == 15
+
+
+def test_find_plays_steps_in_the_order_given() -> None:
+    res = _results.legal(START._bytes, 3, 1)
+    assert res.find(((24, 21), (21, 20))) == res.find(((24, 23), (23, 20))) >= 0  # 24/20 either way
+    assert res.find(((24, 20),)) == res.find(((24, 21), (21, 20)))  # the same result board
+    assert res.find(((8, 5), (6, 5))) >= 0 and res.find(((6, 5), (8, 5))) >= 0
+    assert res.find(((5, 2),)) == -1  # no checker on 5
+    assert res.find(((13, 10),)) == -1  # one die left unplayed: not a result
+    assert res.find(((24, 21), (6, 5))) >= 0
+    assert res.find(((21, 18),)) == -1
+    bar = _results.legal(Position([0] * 6 + [14] + [0] * 12 + [-2] * 6 + [1])._bytes, 6, 5)
+    assert bar.find(((6, 1),)) == -1 and bar.find(((25, 20), (6, 0))) == -1  # the bar first
+
+
+def test_register_wants_slotted_classes() -> None:
+    class Loose:
+        pass
+
+    class Slotted:
+        __slots__ = ("_board_cache", "_bytes", "_checkers", "_hash")
+
+    with pytest.raises(TypeError, match="slots"):
+        _results.register(Loose, Move)
+    with pytest.raises(TypeError, match="slots"):
+        _results.register(Slotted, Slotted)
+    with pytest.raises(ValueError, match="high first"):
+        _results.legal(START._bytes, 3, 1).moves((1, 3))

@@ -1,8 +1,12 @@
 """Batch generation over numpy arrays, for bgcore.batch."""
 
+from typing import Literal, overload
+
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
+
+SMALL_MAX_ROWS: int
 
 def count_many(boards: bytes, dice: bytes) -> int: ...
 def find_invalid(boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8]) -> int | None: ...
@@ -10,6 +14,14 @@ def count_rows(
     boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64], start: int, stop: int
 ) -> int | None: ...
 def release_buffers() -> None: ...
+@overload
+def small(
+    boards: object, dice: object, threads: object, flip: object, store: Literal[True]
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]] | None: ...
+@overload
+def small(
+    boards: object, dice: object, threads: object, flip: object, store: Literal[False]
+) -> npt.NDArray[np.int64] | None: ...
 
 @disjoint_base
 class Output:

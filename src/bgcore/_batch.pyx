@@ -13,14 +13,17 @@ from libc.stddef cimport ptrdiff_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy
 from cython.view cimport array as cvarray
+cimport numpy as cnp
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
 
 from bgcore.movegen cimport (bg_board, bg_movegen, bg_movegen_new, bg_movegen_free, bg_validate,
-                             bg_generate_boards, bg_count, BG_MAX_RESULTS, BG_ERR_BAD_DICE,
+                             bg_generate_boards, bg_count, BG_MAX_RESULTS, BG_MAX_CHECKERS, BG_ERR_BAD_DICE,
                              BG_ERR_OVERFLOW)
 from bgcore._results import row_problem
 from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_submit, bg_pool_wait, bg_pool_forget
+
+cnp.import_array()
 
 cdef extern from "bg_platform.h":
     void bg_flip_pt(const int8_t *b, int8_t *out) noexcept nogil
@@ -769,3 +772,151 @@ def count_many(const unsigned char[::1] boards, const unsigned char[::1] dice):
         free(counts)
     return total
 
+
+
+# --- small batches: the whole call in C -------------------------------------
+
+cdef enum:
+    # Most rows a batch may have to be done by ``small``.  A bot asks for one
+    # row at a time, where checking and wrapping the arrays in Python cost
+    # several times the generation; the GIL stays held (a few µs a row at
+    # most), and batches this small never get a second thread.
+    SMALL_ROWS = 64
+
+
+SMALL_MAX_ROWS = SMALL_ROWS
+
+
+cdef bint _rows_of(object obj, Py_ssize_t width, Py_ssize_t n) noexcept:
+    """Whether ``obj`` is an aligned, native-order C-contiguous integer array of
+    shape (n, width) (n < 0: any n up to SMALL_ROWS)."""
+    if not cnp.PyArray_Check(obj):
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray>obj
+    if cnp.PyArray_NDIM(a) != 2 or cnp.PyArray_DIMS(a)[1] != width:
+        return False
+    if cnp.PyArray_DIMS(a)[0] != n and (n >= 0 or cnp.PyArray_DIMS(a)[0] > SMALL_ROWS):
+        return False
+    return (cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISBEHAVED_RO(a)
+            and cnp.PyArray_ISINTEGER(a))
+
+
+cdef bint _narrow(cnp.ndarray a, Py_ssize_t count, int lo, int hi, int8_t *out) noexcept:
+    """Copy an integer array's ``count`` values into ``out`` as bytes; False
+    when one lies outside [lo, hi] (batch.py words the error)."""
+    cdef Py_ssize_t i
+    cdef long long v
+    cdef unsigned long long u
+    cdef const char *p = <const char *>cnp.PyArray_DATA(a)
+    cdef int size = <int>cnp.PyArray_ITEMSIZE(a)
+    cdef bint signed = cnp.PyArray_ISSIGNED(a)
+    for i in range(count):
+        # (One type per branch: a conditional expression of a signed and an
+        # unsigned type would be unsigned.)
+        if signed:
+            if size == 1:
+                v = (<const int8_t *>p)[i]
+            elif size == 2:
+                v = (<const short *>p)[i]
+            elif size == 4:
+                v = (<const int *>p)[i]
+            elif size == 8:
+                v = (<const long long *>p)[i]
+            else:
+                return False
+        else:
+            if size == 1:
+                v = (<const uint8_t *>p)[i]
+            elif size == 2:
+                v = (<const unsigned short *>p)[i]
+            elif size == 4:
+                v = (<const unsigned int *>p)[i]
+            elif size == 8:
+                u = (<const unsigned long long *>p)[i]
+                if u > <unsigned long long>hi:
+                    return False
+                v = <long long>u
+            else:
+                return False
+        if v < lo or v > hi:
+            return False
+        out[i] = <int8_t>v
+    return True
+
+
+def small(object boards, object dice, object threads, object flip, bint store):
+    """``generate`` (``store``) or ``count`` of ``bgcore.batch`` for a batch of at
+    most SMALL_ROWS rows, all in C with the GIL held: checks, generation and
+    the numpy arrays returned.
+
+    Returns None, having done nothing, whenever the call needs batch.py's own
+    handling: boards or dice that are not integer arrays of shape (n, 26) and
+    (n, 2) laid out in C order, more than SMALL_ROWS rows, a value outside
+    what its row may hold, threads that are not a positive int, or an invalid
+    row.  batch.py then takes the call from the start and raises its error, so
+    every message is worded in one place.
+    """
+    cdef Py_ssize_t n, m, i
+    cdef int8_t board_copy[SMALL_ROWS * 26]
+    cdef uint8_t dice_copy[SMALL_ROWS * 2]
+    cdef const int8_t *b
+    cdef const uint8_t *d
+    cdef cnp.ndarray arr, out, offsets
+    cdef cnp.npy_intp dims[2]
+    cdef bg_kit *kit
+    cdef Py_ssize_t rc
+    cdef int cancel = 0
+    cdef int64_t base = 0
+    cdef bint flipped
+    if type(threads) is not int or threads < 1:
+        return None
+    if not _rows_of(boards, 26, -1):
+        return None
+    arr = <cnp.ndarray>boards
+    n = cnp.PyArray_DIMS(arr)[0]
+    if not _rows_of(dice, 2, n):
+        return None
+    if cnp.PyArray_TYPE(arr) == cnp.NPY_INT8:
+        b = <const int8_t *>cnp.PyArray_DATA(arr)
+    elif _narrow(arr, 26 * n, -BG_MAX_CHECKERS, BG_MAX_CHECKERS, board_copy):
+        b = board_copy
+    else:
+        return None
+    arr = <cnp.ndarray>dice
+    if cnp.PyArray_ITEMSIZE(arr) == 1:
+        # A negative int8 die reads as a large uint8 one: invalid all the same.
+        d = <const uint8_t *>cnp.PyArray_DATA(arr)
+    elif _narrow(arr, 2 * n, 1, 6, <int8_t *>dice_copy):
+        d = dice_copy
+    else:
+        return None
+    flipped = store and flip
+    dims[0] = n if not store else n + 1
+    offsets = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT64, 0)
+    kit = _kit_take()
+    if kit == NULL:
+        raise MemoryError()
+    if not store:
+        rc = _run_rows(kit.g, NULL, kit.scratch, b, d, <int64_t *>cnp.PyArray_DATA(offsets), NULL,
+                       0, n, False, &cancel)
+    else:
+        (<int64_t *>cnp.PyArray_DATA(offsets))[0] = 0
+        rc = _run_rows(kit.g, &kit.staging, kit.scratch, b, d, <int64_t *>cnp.PyArray_DATA(offsets) + 1, &base,
+                       0, n, flipped, &cancel)
+        m = kit.staging.rows
+        if rc == -1:
+            dims[0] = m
+            dims[1] = 26
+            try:
+                out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT8, 0)
+            except BaseException:
+                _kit_give(kit)
+                raise
+            if m:
+                memcpy(cnp.PyArray_DATA(out), kit.staging.data, 26 * m)
+    _kit_give(kit)
+    if rc == -2:
+        raise MemoryError()
+    if rc != -1:
+        return None
+    return (out, offsets) if store else offsets

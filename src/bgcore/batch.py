@@ -137,7 +137,11 @@ def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, flip:
 
 
 def generate(
-    boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1, flip: bool = False
+    boards: np.ndarray | Sequence[Sequence[int]],
+    dice: np.ndarray | Sequence[Sequence[int]],
+    *,
+    threads: int = 1,
+    flip: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every distinct legal result of each (board, roll) row.
 
@@ -151,21 +155,34 @@ def generate(
     board or roll raises :class:`InvalidPositionError` naming the first
     invalid row, and no result is returned.
 
+    A batch of at most 64 rows given as C-contiguous integer arrays (int8
+    boards and int8 or uint8 dice need no conversion) is checked and
+    generated in one native call with the GIL held: the quick way to ask
+    for one row at a time.
+
     ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
     memory (if over 2 MiB reserved and at most 128 MiB written) is kept for
     the next call, whose pages are then already mapped;
     :func:`release_buffers` returns it to the system.
     """
+    done = _batch.small(boards, dice, threads, flip, True)  # a small batch of ready arrays, all in C
+    if done is not None:
+        return done
     _check_threads(threads)
     return _generate(*_prepare(boards, dice), threads, bool(flip))
 
 
-def count(boards: np.ndarray | Sequence, dice: np.ndarray | Sequence, *, threads: int = 1) -> np.ndarray:
+def count(
+    boards: np.ndarray | Sequence[Sequence[int]], dice: np.ndarray | Sequence[Sequence[int]], *, threads: int = 1
+) -> np.ndarray:
     """The number of distinct legal results of each (board, roll) row (int64, n).
 
     Nothing is kept: the results go to a small scratch buffer per thread.
     ``threads`` and errors as for :func:`generate`.
     """
+    done = _batch.small(boards, dice, threads, False, False)
+    if done is not None:
+        return done
     _check_threads(threads)
     return _count(*_prepare(boards, dice), threads)
 

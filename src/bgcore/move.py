@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 
+from ._results import move_hash
 from .notation import format_steps
 
 __all__ = ["Move", "check_dice"]
@@ -18,7 +19,7 @@ def check_dice(dice: object) -> tuple[int, int]:
             return (a, b) if a >= b else (b, a)
     if isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__"):
         raise TypeError(f"dice are a pair of ints, not {type(dice).__name__}")
-    values = tuple(dice)  # type: ignore[call-overload]
+    values = tuple(dice)
     if len(values) != 2:
         raise ValueError(f"a roll is two dice, not {len(values)}: {values!r}")
     ints = []
@@ -55,12 +56,17 @@ class Move:
     Move(((24, 18), (13, 10)), dice=(6, 3), hits=(False, True))
     """
 
-    __slots__ = ("_dice", "_hash", "_hits", "_steps")
+    __slots__ = ("_dice", "_hash", "_hits", "_origin", "_steps")
 
     _steps: tuple[tuple[int, int], ...]
     _hits: tuple[bool, ...]
     _dice: tuple[int, int]
     _hash: int
+    # A move from Position.legal_moves knows the board it was generated on
+    # (``_origin``, that position's own bytes): Position.play of it on that
+    # board needs no generation to know it legal, only its steps played.  It
+    # takes no part in equality, hashing or pickling.
+    _origin: bytes | None
 
     def __init__(
         self,
@@ -90,17 +96,8 @@ class Move:
         object.__setattr__(self, "_steps", tuple(step_list))
         object.__setattr__(self, "_hits", tuple(hit_list))
         object.__setattr__(self, "_dice", check_dice(dice))
-        object.__setattr__(self, "_hash", hash((self._steps, self._hits, self._dice)))
-
-    @classmethod
-    def _make(cls, steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...], dice: tuple[int, int]) -> Move:
-        """Build from the core's trusted steps and hit flags, skipping checks."""
-        self = object.__new__(cls)
-        object.__setattr__(self, "_steps", steps)
-        object.__setattr__(self, "_hits", hits)
-        object.__setattr__(self, "_dice", dice)
-        object.__setattr__(self, "_hash", hash((steps, hits, dice)))
-        return self
+        object.__setattr__(self, "_hash", move_hash(self._steps, self._hits, self._dice))
+        object.__setattr__(self, "_origin", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
@@ -150,5 +147,6 @@ class Move:
     def __repr__(self) -> str:
         return f"Move({self._steps!r}, dice={self._dice!r}, hits={self._hits!r})"
 
-    def __reduce__(self):  # pickling, copying
+    def __reduce__(self) -> tuple[type[Move], tuple[tuple[tuple[int, int], ...], tuple[int, int], tuple[bool, ...]]]:
+        # pickling, copying
         return (Move, (self._steps, self._dice, self._hits))

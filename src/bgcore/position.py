@@ -66,7 +66,8 @@ class GameResult(NamedTuple):
 def _as_int(value: object, what: str) -> int:
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    return value.__index__()  # type: ignore[attr-defined]
+    index: int = value.__index__()
+    return index
 
 
 class Position:
@@ -102,17 +103,12 @@ class Position:
         object.__setattr__(self, "_board_cache", tuple(values))
         object.__setattr__(self, "_bytes", data)
         object.__setattr__(self, "_checkers", checkers)
-        object.__setattr__(self, "_hash", hash((data, checkers)))
+        object.__setattr__(self, "_hash", _results.position_hash(data, checkers))
 
-    @classmethod
-    def _trusted(cls, data: bytes, checkers: int) -> Position:
+    @staticmethod
+    def _trusted(data: bytes, checkers: int) -> Position:
         """Build from the core's 26 signed bytes, skipping validation."""
-        self = object.__new__(cls)
-        object.__setattr__(self, "_board_cache", None)
-        object.__setattr__(self, "_bytes", data)
-        object.__setattr__(self, "_checkers", checkers)
-        object.__setattr__(self, "_hash", hash((data, checkers)))
-        return self
+        return _results.position(data, checkers)
 
     @property
     def _board(self) -> tuple[int, ...]:
@@ -180,7 +176,7 @@ class Position:
 
     def flip(self) -> Position:
         """The same board seen from the other player."""
-        return Position._trusted(_results.flip(self._bytes), self._checkers)
+        return _results.flipped_position(self._bytes, self._checkers)
 
     # --- counts and game state -------------------------------------------
 
@@ -239,10 +235,27 @@ class Position:
         A lost turn gives exactly one move, the empty one; a finished game
         gives none. The sequence is lazy: Move objects are built on access.
         """
-        hi, lo = check_dice(dice)
-        if self.is_game_over():
-            return LegalMoves(self, (hi, lo), None)
-        return LegalMoves(self, (hi, lo), _results.generate(self._bytes, hi, lo))
+        rolled = check_dice(dice)
+        return LegalMoves(self, rolled, _results.legal(self._bytes, rolled[0], rolled[1]))
+
+    def children(self, dice: tuple[int, int]) -> list[Position]:
+        """The positions every legal play of ``dice`` leads to, each seen from the
+        opponent (now on roll): one per distinct result, in the order of
+        :meth:`legal_moves`, built without a :class:`Move`.
+
+        A lost turn gives one position, this one flipped; a finished game
+        gives none.  Bad dice raise as :meth:`legal_moves` does.
+
+        >>> pos = Position.initial()
+        >>> kids = pos.children((3, 1))
+        >>> len(kids), kids[0] == pos.play(pos.legal_moves((3, 1))[0])
+        (16, True)
+        >>> kids[0].pip_count()  # the opponent's view: 167 to go, the mover's 163
+        (167, 163)
+        """
+        rolled = check_dice(dice)
+        results = _results.legal(self._bytes, rolled[0], rolled[1])
+        return [] if results is None else results.children(self._checkers)
 
     def play(self, move: Move) -> Position:
         """The position after ``move``, seen from the opponent (now on roll).
@@ -251,13 +264,15 @@ class Position:
         """
         if not isinstance(move, Move):
             raise TypeError(f"play() takes a Move, not {type(move).__name__}; see parse_move()")
-        moves = self.legal_moves(move.dice)
-        index = moves._index_of(move)
-        if index < 0:
+        if move._origin == self._bytes:  # a move of this board's legal_moves: legal here
+            return _results.after(self._bytes, move._steps, self._checkers)
+        results = _results.legal(self._bytes, move._dice[0], move._dice[1])
+        index = -1 if results is None else results.find(move._steps)
+        if results is None or index < 0:
             raise IllegalMoveError(
                 f"{str(move) or 'the empty move'} is not legal with {move.dice[0]}-{move.dice[1]} in {self!r}"
             )
-        return moves.position_after(index)
+        return results.child(index, self._checkers)
 
     def parse_move(self, text: str, dice: tuple[int, int]) -> Move:
         """The legal move that ``text`` (standard notation) denotes with ``dice``.
@@ -318,7 +333,7 @@ class Position:
     def __str__(self) -> str:
         return render(self._board, self.pip_count(), self.borne_off(), self.position_id())
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[object, ...]:
         return (
             (Position, (self._board,), None, None, None)
             if self._checkers == CHECKERS
@@ -330,20 +345,27 @@ def _position_with_checkers(board: tuple[int, ...], checkers: int) -> Position:
     return Position(board, checkers=checkers)
 
 
+_results.register(Position, Move)
+
+
 class LegalMoves(Sequence[Move]):
     """The legal moves of one roll, built lazily over the native result buffer.
 
     Supports ``len()``, indexing, iteration and ``in``, like python-chess's
     ``LegalMoveGenerator``; :meth:`position_after` gives the position a move
-    leads to without building the Move.
+    leads to without building the Move.  Iterating builds every Move at once
+    (in native code), and keeps them for the next iteration.
     """
 
-    __slots__ = ("_dice", "_position", "_results")
+    __slots__ = ("_dice", "_moves", "_position", "_results")
+
+    _moves: list[Move] | None
 
     def __init__(self, position: Position, dice: tuple[int, int], results: _results.Results | None) -> None:
         self._position = position
         self._dice = dice
         self._results = results
+        self._moves = None
 
     @property
     def dice(self) -> tuple[int, int]:
@@ -359,34 +381,35 @@ class LegalMoves(Sequence[Move]):
     @overload
     def __getitem__(self, index: slice) -> list[Move]: ...
 
-    def __getitem__(self, index):
-        n = len(self)
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(n))]
+            return self._list()[index]
+        n = len(self)
         i = index.__index__()
         if i < 0:
             i += n
-        if not 0 <= i < n:
+        results = self._results
+        if results is None or not 0 <= i < n:
             raise IndexError("legal move index out of range")
-        steps, hits = self._results.move(i)  # type: ignore[union-attr]
-        return Move._make(steps, hits, self._dice)
+        if self._moves is not None:
+            return self._moves[i]
+        return results.move_at(i, self._dice)
+
+    def _list(self) -> list[Move]:
+        """Every move, built on first use."""
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = [] if self._results is None else self._results.moves(self._dice)
+        return moves
 
     def __iter__(self) -> Iterator[Move]:
-        for i in range(len(self)):
-            yield self[i]
+        return iter(self._list())
 
     def _index_of(self, move: Move) -> int:
         """Index of the result ``move`` reaches, or -1 when it is not legal."""
         if self._results is None or move.dice != self._dice:
             return -1
-        key = (move.steps, move.hits)
-        for i in range(len(self._results)):
-            if self._results.move(i) == key:
-                return i
-        board = _apply_steps(list(self._position.board), move.steps)
-        if board is None:
-            return -1
-        return self._results.index(bytes(v & 0xFF for v in board))
+        return self._results.find(move.steps)
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self._index_of(move) >= 0
@@ -395,11 +418,11 @@ class LegalMoves(Sequence[Move]):
         """The position after move ``index``, seen from the opponent (now on roll)."""
         if self._results is None or not 0 <= index < len(self._results):
             raise IndexError("legal move index out of range")
-        return Position._trusted(self._results.flipped(index), self._position._checkers)
+        return self._results.child(index, self._position._checkers)
 
     def positions(self) -> list[Position]:
         """Every position the moves lead to, each seen from the opponent (now on roll)."""
-        return [self.position_after(i) for i in range(len(self))]
+        return [] if self._results is None else self._results.children(self._position._checkers)
 
     def __repr__(self) -> str:
         shown = ", ".join(str(m) or "(no move)" for m in self[:8])
@@ -414,19 +437,3 @@ def _net(steps: Iterable[tuple[int, int]]) -> list[int]:
         net[src] -= 1
         net[dst] += 1
     return net
-
-
-def _apply_steps(board: list[int], steps: Sequence[tuple[int, int]]) -> list[int] | None:
-    """Play ``steps`` in order on a mutable board, or None if one cannot be played."""
-    for src, dst in steps:
-        if board[src] <= 0 or (src != 25 and board[25] > 0):
-            return None
-        if dst:
-            if board[dst] < -1:
-                return None
-            if board[dst] == -1:
-                board[dst] = 0
-                board[0] -= 1
-            board[dst] += 1
-        board[src] -= 1
-    return board
