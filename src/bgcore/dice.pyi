@@ -4,12 +4,14 @@ from typing import ClassVar, SupportsIndex, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 __all__ = ["Dice"]
 
 #: What ``Dice.getstate()`` gives: (seed, stream, the four xoshiro256** words).
 DiceState: TypeAlias = tuple[int, int, tuple[int, int, int, int]]
 
+@disjoint_base
 class Dice:
     """Seeded dice: a reproducible stream of unbiased backgammon rolls.
 

@@ -63,7 +63,7 @@ __all__ = ["ProvablyFairDice", "verify", "commit", "roll_at", "die_at", "SCHEME"
 SCHEME = "bgcore-fair-1"
 
 #: What a server or client seed may be given as: bytes, or a str for its UTF-8 encoding.
-SeedBytes: TypeAlias = "bytes | bytearray | memoryview | str"
+SeedBytes: TypeAlias = bytes | bytearray | memoryview | str
 
 _ACCEPT = 252  # the largest multiple of both 36 and 6 that fits in a byte
 

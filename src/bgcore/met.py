@@ -91,7 +91,7 @@ _PROBABILITY_SLACK = 1e-6
 
 def _read_met() -> tuple[str, tuple[tuple[float, ...], ...], tuple[float, ...]]:
     """(name, pre-Crawford table, post-Crawford row) as gnubg builds them from the shipped file."""
-    data = resources.files("bgcore").joinpath("data", MET_FILE).read_bytes()
+    data = resources.files("bgcore").joinpath("data").joinpath(MET_FILE).read_bytes()
     root = ET.fromstring(data)
     name = (root.findtext("info/name") or MET_FILE).strip()
     length = int((root.findtext("info/length") or "0").strip())

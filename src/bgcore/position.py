@@ -162,7 +162,8 @@ class Position:
 
     def to_array(self) -> np.ndarray:
         """The board as a new numpy int8 array of 26 counts."""
-        return np.frombuffer(self._bytes, dtype=np.int8).copy()
+        array: np.ndarray = np.frombuffer(self._bytes, dtype=np.int8).copy()
+        return array
 
     @property
     def board(self) -> tuple[int, ...]:
