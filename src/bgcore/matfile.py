@@ -551,8 +551,12 @@ class _Replay:
         except ValueError:
             if "*" not in text:
                 raise
-        # gnubg takes no notice of the stars: a misplaced one is no error
-        return game.position.parse_move(text.replace("*", ""), game.dice)
+            # gnubg takes no notice of the stars: a misplaced one is no error
+            try:
+                return game.position.parse_move(text.replace("*", ""), game.dice)
+            except ValueError:
+                pass
+            raise
 
     def wins(self, item: _Item) -> None:
         game = self.game
