@@ -9,7 +9,7 @@ import random
 from bgcore import Match
 from bgcore.game import Action, Game
 
-__all__ = ["random_match", "play_action", "summary"]
+__all__ = ["random_match", "play_action", "summary", "scripted"]
 
 
 def _forced_win(game: Game) -> bool:
@@ -96,3 +96,49 @@ def summary(match: Match) -> list[tuple[object, ...]]:
         actions_tuple = tuple(actions)
         out.append((game.score, actions_tuple, outcome))
     return out
+
+
+def scripted() -> Match:
+    """A 3-point match touching most records: player 1 winning the opening,
+    hits, a bar entry, a double, a take and a redouble, a drop in each
+    column, the Crawford game, a resignation in each column."""
+    match = Match(3, dice=1)
+    g = match.game
+    g.roll((1, 3))  # player 1 wins the opening with 3-1
+    g.play("8/5 6/5")
+    g.roll((6, 4))
+    g.play("24/18 13/9")
+    g.roll((6, 2))
+    g.play("13/7* 13/11")
+    g.double()
+    g.take()
+    g.roll((4, 3))
+    g.play("bar/21 13/10")
+    g.roll((2, 2))
+    g.play("24/20(2)")
+    g.roll((3, 1))
+    g.play("24/21 10/9")
+    g.double()
+    g.drop()  # player 0 drops in the left column: player 1 wins 2
+    match.new_game()
+    g = match.game
+    assert g.crawford
+    g.roll((5, 2))
+    g.play("13/11 13/8")
+    g.resign("single")
+    g.accept()  # player 1 resigns: "Wins" in the left column
+    match.new_game()
+    g = match.game
+    g.roll((5, 2))
+    g.play("13/11 13/8")
+    g.roll((6, 6))
+    g.play("24/18(2) 13/7(2)")
+    g.double()
+    g.drop()  # player 1 drops in the right column: player 0 wins 1
+    match.new_game()
+    g = match.game
+    g.roll((1, 4))
+    g.play("24/23 13/9")
+    g.resign("single")
+    g.accept()  # player 0 resigns: "Wins" in the right column, and the match
+    return match

@@ -21,56 +21,10 @@ from bgcore.matfile import read
 # --- the layout --------------------------------------------------------------------
 
 
-def scripted() -> Match:
-    """A 3-point match touching most records: player 1 winning the opening,
-    hits, a bar entry, a double, a take and a redouble, a drop in each
-    column, the Crawford game, a resignation in each column."""
-    match = Match(3, dice=1)
-    g = match.game
-    g.roll((1, 3))  # player 1 wins the opening with 3-1
-    g.play("8/5 6/5")
-    g.roll((6, 4))
-    g.play("24/18 13/9")
-    g.roll((6, 2))
-    g.play("13/7* 13/11")
-    g.double()
-    g.take()
-    g.roll((4, 3))
-    g.play("bar/21 13/10")
-    g.roll((2, 2))
-    g.play("24/20(2)")
-    g.roll((3, 1))
-    g.play("24/21 10/9")
-    g.double()
-    g.drop()  # player 0 drops in the left column: player 1 wins 2
-    match.new_game()
-    g = match.game
-    assert g.crawford
-    g.roll((5, 2))
-    g.play("13/11 13/8")
-    g.resign("single")
-    g.accept()  # player 1 resigns: "Wins" in the left column
-    match.new_game()
-    g = match.game
-    g.roll((5, 2))
-    g.play("13/11 13/8")
-    g.roll((6, 6))
-    g.play("24/18(2) 13/7(2)")
-    g.double()
-    g.drop()  # player 1 drops in the right column: player 0 wins 1
-    match.new_game()
-    g = match.game
-    g.roll((1, 4))
-    g.play("24/23 13/9")
-    g.resign("single")
-    g.accept()  # player 0 resigns: "Wins" in the right column, and the match
-    return match
-
-
 def test_layout_of_a_scripted_match() -> None:
     """Byte for byte what gnubg's export writes for this match (checked
     against gnubg itself in test_matfile_gnubg.py)."""
-    text = scripted().to_mat(("Ann", "Ben"), event="Club night", date=datetime.date(2024, 5, 17))
+    text = matplay.scripted().to_mat(("Ann", "Ben"), event="Club night", date=datetime.date(2024, 5, 17))
     assert text == (
         '; [Event "Club night"]\n'
         '; [EventDate "2024.05.17"]\n'
@@ -295,7 +249,7 @@ def test_a_missing_wins_line_is_told_by_the_next_score() -> None:
 
 
 def test_and_the_match() -> None:
-    text = scripted().to_mat()
+    text = matplay.scripted().to_mat()
     last = "                                  Wins 1 point\n"
     assert Match.from_mat(text.replace(last, last[:-1] + " and the match\n")).winner == 1
     wrong = text.replace("      Wins 1 point\n", "      Wins 1 point and the match\n", 1)
@@ -321,7 +275,7 @@ def test_a_roll_then_a_resignation() -> None:
 
 # --- errors ------------------------------------------------------------------------
 
-GOOD = scripted().to_mat(("Ann", "Ben"))
+GOOD = matplay.scripted().to_mat(("Ann", "Ben"))
 
 
 CRAWFORD = "  1) 52: 13/11 13/8              \n      Wins 1 point"
