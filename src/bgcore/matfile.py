@@ -65,7 +65,9 @@ resignation by a player who is not to act (bgcore's :class:`Game` has none),
 raccoons, illegal plays.  gnubg's import plays a roll's only play even when
 the file says the player resigned instead, so a resignation after rolling a
 lost turn or a forced move is written with that play (and read back as the
-resignation with the dice rolled).
+resignation with the dice rolled).  A file that stops right after a roll
+leaves that roll to be played, unless it has no legal play: then the lost
+turn is played, as gnubg does.
 """
 
 from __future__ import annotations
