@@ -12,7 +12,14 @@ import os
 
 from . import batch
 from .dice import Dice
-from .errors import IllegalActionError, IllegalMoveError, InvalidMatchIdError, InvalidPositionError, InvalidSeedError
+from .errors import (
+    IllegalActionError,
+    IllegalMoveError,
+    InvalidMatchIdError,
+    InvalidPositionError,
+    InvalidSeedError,
+    MatFileError,
+)
 from .fair import ProvablyFairDice, verify
 from .game import Game
 from .gametree import perft
@@ -41,6 +48,7 @@ __all__ = [
     "Game",
     "Match",
     "InvalidMatchIdError",
+    "MatFileError",
     "Dice",
     "ProvablyFairDice",
     "verify",

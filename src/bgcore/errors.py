@@ -15,6 +15,7 @@ __all__ = [
     "InvalidSeedError",
     "MatchEquityError",
     "MoneyGameError",
+    "MatFileError",
 ]
 
 
@@ -46,3 +47,27 @@ class InvalidSeedError(ValueError):
     """A seed, stream or saved state of :class:`bgcore.Dice` out of range
     (seeds and streams are integers from 0 to 2**64 - 1), or a server seed of
     :class:`bgcore.ProvablyFairDice` that cannot be used."""
+
+
+class MatFileError(ValueError):
+    """A Jellyfish ``.mat`` match file that cannot be read, or whose games do
+    not replay under the rules (an illegal move, a wrong score, a double the
+    rules forbid...).  ``game`` and ``move`` are the game number and move
+    number of the file where the trouble is (None where there is none), and
+    ``line`` the line number (1-based, None when unknown); the message names
+    them too."""
+
+    def __init__(
+        self, message: str, *, game: int | None = None, move: int | None = None, line: int | None = None
+    ) -> None:
+        where = []
+        if game is not None:
+            where.append(f"game {game}")
+        if move is not None:
+            where.append(f"move {move}")
+        if line is not None:
+            where.append(f"line {line}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        self.game = game
+        self.move = move
+        self.line = line

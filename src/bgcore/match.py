@@ -14,6 +14,9 @@ Crawford rule.
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Sequence
+
 from .dice import Dice
 from .errors import IllegalActionError
 from .game import DiceSource, Game
@@ -119,6 +122,67 @@ class Match:
             score = (min(score[0], self.length), min(score[1], self.length))
         self._games.append(self._game(score))
         return self.game
+
+    # --- .mat files ------------------------------------------------------------
+
+    def to_mat(
+        self,
+        names: Sequence[str] = ("Player 0", "Player 1"),
+        *,
+        site: str | None = None,
+        event: str | None = None,
+        round: str | None = None,
+        date: datetime.date | None = None,
+        transcriber: str | None = None,
+        comment: str | None = None,
+    ) -> str:
+        """The match as a Jellyfish ``.mat`` file, as GNU Backgammon's
+        ``export match mat`` writes it: every game so far, the current one
+        as far as it has gone.  ``names`` are players 0 and 1; the keywords
+        give the header's ``; [Site "..."]``-style tags and a comment.  See
+        :mod:`bgcore.matfile`.
+
+        >>> match = Match(3, dice=5)
+        >>> match.game.roll((3, 1)); match.game.play("8/5 6/5")
+        (3, 1)
+        >>> print(match.to_mat(("Ann", "Ben")))
+        <BLANKLINE>
+         3 point match
+        <BLANKLINE>
+         Game 1
+         Ann : 0                        Ben : 0
+          1) 31: 8/5 6/5
+        """
+        from . import matfile
+
+        return matfile.write(
+            self,
+            names,
+            site=site,
+            event=event,
+            round=round,
+            date=date,
+            transcriber=transcriber,
+            comment=comment,
+        )
+
+    @classmethod
+    def from_mat(cls, text: str, *, dice: int | DiceSource | None = None) -> Match:
+        """The match a Jellyfish ``.mat`` file records, every game replayed
+        through the rules; the last one is left where the file stops.
+        ``dice`` (a seed, a dice source or None) serves the rolls from
+        there on.  Raises :class:`~bgcore.errors.MatFileError` (a
+        :class:`ValueError`) naming the game and the move for anything it
+        cannot read or replay.  :func:`bgcore.matfile.read` also gives the
+        players' names and the header's tags.
+
+        >>> match = Match.from_mat(Match(3, dice=5).to_mat())
+        >>> match.length, match.score, match.game.opening
+        (3, (0, 0), True)
+        """
+        from . import matfile
+
+        return matfile.read(text, dice=dice).match
 
     def __repr__(self) -> str:
         what = "money session" if not self.length else f"{self.length}-point match"

@@ -1,0 +1,787 @@
+"""Jellyfish ``.mat`` match files: the plain-text match records that GNU
+Backgammon, eXtreme Gammon and BGBlitz import and export.
+
+:func:`write` (also :meth:`bgcore.Match.to_mat`) writes a match the way GNU
+Backgammon's ``export match mat`` does, byte for byte from the ``N point
+match`` line on; :func:`read` (also :meth:`bgcore.Match.from_mat`) reads one
+back and replays every game through the rules, so that an illegal move, a
+score that does not add up or a double the rules forbid raises
+:class:`~bgcore.errors.MatFileError` naming the game and the move.
+
+>>> from bgcore import Match
+>>> match = Match(1, dice=3)
+>>> game = match.game
+>>> game.roll((5, 2)); game.play("13/11 13/8")
+(5, 2)
+>>> game.roll((4, 1)); game.play("24/23 13/9")
+(4, 1)
+>>> game.resign("single"); game.accept()
+>>> text = match.to_mat(("Alice", "Bob"))
+>>> print(text)
+<BLANKLINE>
+ 1 point match
+<BLANKLINE>
+ Game 1
+ Alice : 0                      Bob : 0
+  1) 52: 13/11 13/8              41: 24/23 13/9
+                                  Wins 1 point
+<BLANKLINE>
+>>> again = Match.from_mat(text)
+>>> again.score, again.winner, [str(r.move) for r in again.game.history if r.move is not None]
+((0, 1), 1, ['13/11 13/8', '24/23 13/9'])
+
+The file's format, as GNU Backgammon writes it:
+
+- optional comment lines first (``; [Site "..."]``, ``; [Event "..."]``,
+  ``; [Round "..."]``, ``; [EventDate "YYYY.MM.DD"]``, ``; [Variation "..."]``,
+  ``; [Transcriber "..."]``, then free comments), a blank line and
+  `` N point match`` (``0`` for a money session);
+- for each game `` Game N``, the score before it (`` Name : score`` for each
+  player, the first padded to 31 characters), then numbered lines of two
+  columns, player 0 left and player 1 right: a roll and its move (``52: 13/11
+  13/8``, each single-die step on its own, highest point first, 25 for the
+  bar, 0 for off, ``*`` on a hit), `` Doubles => 2``, `` Takes``, `` Drops``,
+  `` Beavers => 4``; the left column is 27 characters wide after ``NNN) ``;
+- ``Wins N point(s)`` in the winner's column once a game is over: N is the
+  cube times 1, 2 or 3 for a game borne off or resigned (before the Jacoby
+  rule), the cube before the double for a drop.  For a drop in the left
+  column it stands on the drop's own line (gnubg reads a ``Wins`` line after
+  a lone ``Drops`` there as a resignation), below a drop in the right column;
+  a resignation is nothing but that line.  gnubg writes no ``and the match``
+  and no mark for the Crawford game (its import finds that game from the
+  scores).
+
+Reading is more tolerant: blank and comment lines anywhere, other column
+widths, ``bar``/``Bar``/``off``, ``24/13`` or ``13/7(2)``, missing or
+misplaced stars, XG's ``Cannot Move``, ``Wins N points and the match``, a
+game without its ``Wins`` line (the next score tells how it ended), the
+``; [Crawford "Off"]``, ``; [Jacoby "On"]``, ``; [Beaver "On"]`` and ``;
+[CubeLimit "N"]`` tags of eXtreme Gammon.  Without those tags a money
+session is read with beavers when the file has one, and with the Jacoby
+rule when the scores need it.
+
+What the format cannot say: a rejected resignation (it is left out), a
+resignation by a player who is not to act (bgcore's :class:`Game` has none),
+raccoons, illegal plays.  gnubg's import plays a roll's only play even when
+the file says the player resigned instead, so a resignation after rolling a
+lost turn or a forced move is written with that play (and read back as the
+resignation with the dice rolled).  A file that stops right after a roll
+leaves that roll to be played, unless it has no legal play: then the lost
+turn is played, as gnubg does.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .errors import MatFileError
+from .game import Action, End, Game, Record
+from .move import Move
+from .position import Outcome, Position
+from .rules import VARIANTS as _BOARDS
+
+if TYPE_CHECKING:
+    from .game import DiceSource
+    from .match import Match
+
+__all__ = ["MatFile", "read", "write"]
+
+#: bgcore's variants as gnubg's ``; [Variation "..."]`` tag names them (standard has none).
+VARIATIONS = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
+
+
+# --- writing -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Rec:
+    """One of gnubg's move records, as its exporter sees them."""
+
+    kind: str  # move, dice (rolled, not moved), double, beaver, take, drop, resign
+    player: int
+    dice: tuple[int, int] = (0, 0)
+    move: Move | None = None
+    points: int = 0
+
+
+def _records(game: Game) -> list[_Rec]:
+    """The game's history as gnubg records it: a roll and its move are one
+    record, an accepted resignation is one, a rejected one leaves no trace.
+
+    A player who rolls and resigns without moving is recorded with the roll
+    only, unless the roll has a single play (a lost turn or a forced move):
+    gnubg's import plays that play, so it is written as played.  (When that
+    play would bear off the last checker, gnubg reads the game as won by the
+    player who resigned: no way of writing it gets past gnubg.)
+    """
+    result = game.result
+    history: list[Record] = []  # without the rejected resignations
+    for rec in game.history:
+        if rec.action is Action.REJECT:
+            history.pop()
+        else:
+            history.append(rec)
+    variant = _BOARDS["standard" if game.variant == "tabla" else game.variant]
+    position = Position(variant.board, checkers=variant.checkers)  # the same from either side
+    out: list[_Rec] = []
+    k = 0
+    while k < len(history):
+        rec = history[k]
+        following = history[k + 1] if k + 1 < len(history) else None
+        if rec.action is Action.ROLL:
+            assert rec.dice is not None
+            dice = rec.dice
+            if k == 0:  # the opening: the two players' dice, the higher one first
+                dice = (max(dice), min(dice))
+            move = None
+            if following is not None and following.action is Action.MOVE:
+                move = following.move
+                k += 1
+            elif following is not None and following.action is Action.RESIGN:
+                plays = position.legal_moves(dice)
+                if len(plays) == 1 and position.play(plays[0]).result() is None:
+                    move = plays[0]
+            if move is None:
+                out.append(_Rec("dice", rec.player, dice))
+            else:
+                out.append(_Rec("move", rec.player, dice, move))
+                position = position.play(move)
+        elif rec.action is Action.RESIGN:
+            if following is not None:  # accepted (a pending one is not recorded)
+                assert result is not None
+                out.append(_Rec("resign", rec.player, points=int(result.kind) * result.cube))
+        elif rec.action is Action.DROP:
+            assert result is not None
+            out.append(_Rec("drop", rec.player, points=result.points))
+        elif rec.action in (Action.DOUBLE, Action.TAKE, Action.BEAVER):
+            out.append(_Rec(rec.action.value, rec.player))
+        k += 1
+    return out
+
+
+def _format_move(move: Move) -> str:
+    """A move as gnubg's ``FormatMovePlain`` writes it: every single-die step,
+    highest source first, 25 for the bar and 0 for off, a star where a step
+    first lands on a blot, a space after each step but a fourth."""
+    landed: set[int] = set()
+    text = ""
+    for k, (src, dst) in enumerate(sorted(move.steps, reverse=True)):
+        star = "*" if dst and dst in move.hit_points and dst not in landed else ""
+        landed.add(dst)
+        text += f"{src}/{dst}{star}" + (" " if k < 3 else "")
+    return text
+
+
+def _wins(points: int) -> str:
+    return f"Wins {points} point{'s' if points > 1 else ''}"
+
+
+def _write_game(out: list[str], number: int, game: Game, names: tuple[str, str]) -> None:
+    """Append one game as gnubg's ``ExportGameJF`` writes it."""
+    out.append(f" Game {number}\n")
+    first = f"{names[0]} : {game.score[0]}"
+    out.append(f" {first:<31}{names[1]} : {game.score[1]}\n")
+    result = game.result
+    records = _records(game)
+    i = 0  # gnubg's half-line counter: even = left column (player 0), odd = right
+    cube = 1
+    rolled = False
+    for n, rec in enumerate(records):
+        if rec.kind == "move":
+            rolled = False
+            assert rec.move is not None
+            text = f"{rec.dice[0]}{rec.dice[1]}: " + _format_move(rec.move)
+        elif rec.kind == "dice":
+            rolled = True
+            text = f"{rec.dice[0]}{rec.dice[1]}: "
+        elif rec.kind == "double":
+            cube *= 2
+            text = f" Doubles => {cube}"
+        elif rec.kind == "beaver":
+            cube *= 2
+            text = f" Beavers => {cube}"
+        elif rec.kind == "take":
+            text = " Takes"
+        elif rec.kind == "drop":
+            text = " Drops" + ("\n      " if i & 1 else " " * 23) + _wins(rec.points)
+        else:  # resign: "Wins" in the winner's column
+            across = (i & 1) ^ rolled
+            if rec.player == 1:
+                text = ("\n" if across else "") + "      " + _wins(rec.points) + "\n"
+            elif i & 1:
+                text = (" " if across else " " * 24) + _wins(rec.points) + "\n"
+            else:
+                text = (" " if across else " " * 34) + _wins(rec.points) + "\n"
+        if i == 0 and rec.kind in ("move", "dice") and rec.player == 1:
+            # player 1 won the opening roll: the left column stays empty.
+            # (gnubg does this for a move only, and writes an opening roll not
+            # yet moved in the left column whoever rolled it.)
+            out.append("  1)" + " " * 29)
+            i = 1
+        if i & 1 or rec.kind == "resign":
+            out.append(text)
+            if rec.kind != "dice":
+                out.append("\n")
+        elif rec.kind != "dice":
+            out.append(f"{(i >> 1) + 1:3d}) {text:<27} ")
+        else:
+            out.append(f"{(i >> 1) + 1:3d}) {text:<3}")
+        if rec.kind == "drop":
+            out.append("\n" if i & 1 else "\n\n")
+        if rec.kind == "move" and n == len(records) - 1 and result is not None and result.end is End.BORNE_OFF:
+            points = int(result.kind) * result.cube  # as gnubg: before the Jacoby rule
+            out.append((" " * 34 if i & 1 else "\n      ") + _wins(points) + "\n\n")
+        i += 1
+
+
+def _check_text(value: str, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} is a str, not {type(value).__name__}")
+    if "\n" in value or "\r" in value or '"]' in value:
+        raise ValueError(f"{what} {value!r} has a line break or '\"]' in it")
+    return value
+
+
+def write(
+    match: Match,
+    names: Sequence[str] = ("Player 0", "Player 1"),
+    *,
+    site: str | None = None,
+    event: str | None = None,
+    round: str | None = None,
+    date: datetime.date | None = None,
+    transcriber: str | None = None,
+    comment: str | None = None,
+) -> str:
+    """The match as a ``.mat`` file: every game so far, the current one as
+    far as it has gone (see :meth:`bgcore.Match.to_mat`).
+
+    ``names`` are players 0 and 1 (no ``:`` nor line break in them); the
+    keywords give gnubg's header tags and a free comment.  Besides gnubg's
+    tags, a money session says ``; [Jacoby "On"|"Off"]`` and ``; [Beaver
+    "On"|"Off"]``, a match played without the Crawford rule ``; [Crawford
+    "Off"]``, and a cube limit ``; [CubeLimit "N"]`` (eXtreme Gammon's tags;
+    gnubg passes over them).  A rejected resignation leaves no trace: the
+    format has no place for it.
+
+    >>> from bgcore import Match
+    >>> match = Match(0, dice=1)
+    >>> game = match.game
+    >>> game.roll((3, 1)); game.play("8/5 6/5")
+    (3, 1)
+    >>> game.double(); game.drop()
+    >>> print(write(match, ("Ann", "Ben")))
+    ; [Jacoby "Off"]
+    ; [Beaver "Off"]
+    <BLANKLINE>
+     0 point match
+    <BLANKLINE>
+     Game 1
+     Ann : 0                        Ben : 0
+      1) 31: 8/5 6/5                  Doubles => 2
+      2)  Drops                       Wins 1 point
+    <BLANKLINE>
+    <BLANKLINE>
+    """
+    if isinstance(names, str) or len(names) != 2:
+        raise ValueError(f"names are two names, players 0 and 1, not {names!r}")
+    pair = (str(names[0]), str(names[1]))
+    for name in pair:
+        _check_text(name, "a name")
+        if ":" in name or not name.strip() or name != name.strip():
+            raise ValueError(f"a name cannot be empty, have a ':' or spaces around it: {name!r}")
+    variant = match.variant
+    if variant not in ("standard", *VARIATIONS):
+        raise ValueError(f"a .mat file has no place for the {variant} variant")
+    out: list[str] = []
+    for tag, value in (("Site", site), ("Event", event), ("Round", round)):
+        if value is not None:
+            out.append(f'; [{tag} "{_check_text(value, tag)}"]\n')
+    if date is not None:
+        if not isinstance(date, datetime.date) or date.year <= 1900:
+            raise ValueError(f"date is a datetime.date after 1900, not {date!r}")
+        out.append(f'; [EventDate "{date.year:04d}.{date.month:02d}.{date.day:02d}"]\n')
+    if variant in VARIATIONS:
+        out.append(f'; [Variation "{VARIATIONS[variant]}"]\n')
+    if match.length and not match.crawford_rule:
+        out.append('; [Crawford "Off"]\n')
+    if not match.length:
+        out.append(f'; [Jacoby "{"On" if match.jacoby else "Off"}"]\n')
+        out.append(f'; [Beaver "{"On" if match.beavers else "Off"}"]\n')
+    if match.max_cube is not None:
+        out.append(f'; [CubeLimit "{match.max_cube}"]\n')
+    if transcriber is not None:
+        out.append(f'; [Transcriber "{_check_text(transcriber, "Transcriber")}"]\n')
+    if comment:
+        out.append("\n" + "".join(f"; {line}\n" for line in comment.splitlines()))
+    out.append("\n")
+    out.append(f" {match.length} point match\n\n")
+    for number, game in enumerate(match.games, 1):
+        _write_game(out, number, game, pair)
+    return "".join(out)
+
+
+# --- reading -----------------------------------------------------------------------
+
+
+@dataclass
+class MatFile:
+    """What :func:`read` found in a ``.mat`` file: the replayed match, the
+    players' names, the header's ``; [Tag "value"]`` tags and its other
+    comment lines."""
+
+    match: Match
+    names: tuple[str, str]
+    tags: dict[str, str] = field(default_factory=dict)
+    comment: str = ""
+
+
+_HEADER_RE = re.compile(r"\s*(\d+)\s+[Pp]oint\s+[Mm]atch\b")
+_TAG_RE = re.compile(r'\[\s*([A-Za-z][\w ]*?)\s+"(.*)"\s*\]')
+_GAME_RE = re.compile(r"\s*Game\s+(\d+)\s*", re.IGNORECASE)
+_SCORE_RE = re.compile(r"\s*(?P<n0>[^:]*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*")
+_NUMBER_RE = re.compile(r"\s*(\d+)\)")
+_START_RE = re.compile(r"(?<![\w/*])(?:[1-6][1-6]:|(?i:doubles?|beavers?|raccoons?|takes?|drops?|passes|wins?)\b)")
+_ROLL_ITEM = re.compile(r"([1-6])([1-6]):(.*)", re.DOTALL)
+_CUBE_ITEM = re.compile(r"(doubles?|beavers?)(?:\s*=>?\s*(\d+))?", re.IGNORECASE)
+_TAKE_ITEM = re.compile(r"takes?", re.IGNORECASE)
+_DROP_ITEM = re.compile(r"drops?|passes", re.IGNORECASE)
+_WINS_ITEM = re.compile(r"wins?\s+(\d+)\s+points?(\s+and\s+the\s+match)?\s*\.?", re.IGNORECASE)
+_NO_MOVE = re.compile(r"cannot\s+move|\?+", re.IGNORECASE)
+_VARIANTS = {
+    "backgammon": "standard",
+    "standard": "standard",
+    "nackgammon": "nackgammon",
+    "hypergammon": "hypergammon",
+    "hypergammon (3)": "hypergammon",
+}
+_OFF = ("off", "no", "false", "0")
+
+
+def _int(digits: str) -> int:
+    """A number of the file; absurdly long ones (which Python would refuse to
+    convert) become 10**9, which no check accepts."""
+    return int(digits) if len(digits) <= 9 else 10**9
+
+
+@dataclass(frozen=True)
+class _Item:
+    kind: str  # roll, double, beaver, take, drop, wins
+    column: int
+    line: int
+    move_no: int | None
+    dice: tuple[int, int] = (0, 0)
+    text: str = ""
+    value: int | None = None
+    and_match: bool = False
+
+
+@dataclass
+class _Section:
+    number: int
+    line: int
+    score: tuple[int, str] | None = None
+    lines: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _parse_item(piece: str, column: int, line: int, move_no: int | None, game: int) -> _Item:
+    def bad(why: str) -> MatFileError:
+        return MatFileError(why, game=game, move=move_no, line=line)
+
+    m = _ROLL_ITEM.fullmatch(piece)
+    if m:
+        text = m.group(3).strip()
+        if "illegal" in text.lower():
+            raise bad(f"an illegal play is recorded ({piece!r}); bgcore replays legal moves only")
+        if _NO_MOVE.fullmatch(text):
+            text = ""
+        return _Item("roll", column, line, move_no, dice=(int(m.group(1)), int(m.group(2))), text=text)
+    m = _CUBE_ITEM.fullmatch(piece)
+    if m:
+        kind = "beaver" if m.group(1).lower().startswith("beaver") else "double"
+        return _Item(kind, column, line, move_no, value=_int(m.group(2)) if m.group(2) else None)
+    if _TAKE_ITEM.fullmatch(piece):
+        return _Item("take", column, line, move_no)
+    if _DROP_ITEM.fullmatch(piece):
+        return _Item("drop", column, line, move_no)
+    m = _WINS_ITEM.fullmatch(piece)
+    if m:
+        return _Item("wins", column, line, move_no, value=_int(m.group(1)), and_match=bool(m.group(2)))
+    if piece.lower().startswith("raccoon"):
+        raise bad("raccoons are not supported")
+    raise bad(f"cannot read {piece!r}")
+
+
+def _parse_line(raw: str, line: int, last_move: int | None, game: int) -> tuple[int | None, list[_Item]]:
+    """The items of one line of a game, each with its column; and the move number."""
+    m = _NUMBER_RE.match(raw)
+    base = m.end() if m else 0
+    move_no = _int(m.group(1)) if m else last_move
+    starts = [found.start() for found in _START_RE.finditer(raw, base)]
+    if not starts or raw[base : starts[0]].strip():
+        raise MatFileError(f"cannot read {raw.strip()!r}", game=game, move=move_no, line=line)
+    ends = [*starts[1:], len(raw)]
+    pieces = [(start, raw[start:end].strip()) for start, end in zip(starts, ends, strict=True)]
+    if len(pieces) > 2:
+        raise MatFileError(f"more than two columns in {raw.strip()!r}", game=game, move=move_no, line=line)
+    # The left column starts right after "N) " (or near the margin on a line
+    # without a number), the right one some 30 characters further.
+    first_right = starts[0] - base > 10 if m else starts[0] >= 15
+    if first_right and len(pieces) == 2:
+        raise MatFileError(f"cannot tell the columns of {raw.strip()!r}", game=game, move=move_no, line=line)
+    items = [
+        _parse_item(piece, 1 if (k or first_right) else 0, line, move_no, game) for k, (_, piece) in enumerate(pieces)
+    ]
+    return move_no, items
+
+
+def _options(tags: dict[str, str], length: int) -> dict[str, object]:
+    """Match options from eXtreme Gammon's and gnubg's header tags."""
+    options: dict[str, object] = {}
+    lowered = {key.strip().lower(): value.strip() for key, value in tags.items()}
+    variation = lowered.get("variation")
+    if variation is not None:
+        variant = _VARIANTS.get(variation.lower())
+        if variant is None:
+            raise MatFileError(f"the {variation!r} variation is not supported")
+        options["variant"] = variant
+    if length and "crawford" in lowered:
+        options["crawford"] = lowered["crawford"].lower() not in _OFF
+    if not length:
+        for tag, option in (("jacoby", "jacoby"), ("beaver", "beavers")):
+            if tag in lowered:
+                options[option] = lowered[tag].lower() not in _OFF
+    if "cubelimit" in lowered:
+        try:
+            limit = _int(lowered["cubelimit"].strip())
+        except ValueError:
+            raise MatFileError(f"cannot read the cube limit {lowered['cubelimit']!r}") from None
+        options["max_cube"] = limit
+    return options
+
+
+class _Replay:
+    """Plays one game's items through :class:`Game`."""
+
+    def __init__(self, match: Match, number: int, items: list[_Item], last: bool) -> None:
+        self.match = match
+        self.game = match.game
+        self.number = number
+        self.items = items
+        self.last = last
+        self.beaver_take: int | None = None  # the doubler, whose "Takes" of a beaver is implied
+
+    def run(self) -> None:
+        for k, item in enumerate(self.items):
+            following = self.items[k + 1] if k + 1 < len(self.items) else None
+            try:
+                self.apply(item, following)
+            except MatFileError:
+                raise
+            except ValueError as exc:  # IllegalMoveError, IllegalActionError and the like
+                raise self.error(item, str(exc)) from exc
+
+    def error(self, item: _Item, why: str) -> MatFileError:
+        return MatFileError(why, game=self.number, move=item.move_no, line=item.line)
+
+    def actor(self, item: _Item, what: str) -> None:
+        """The item's column must be the player who is to act."""
+        if item.column != self.game.turn:
+            raise self.error(item, f"{what} is in player {item.column}'s column, but player {self.game.turn} is to act")
+
+    def apply(self, item: _Item, following: _Item | None) -> None:
+        game = self.game
+        beaver_take, self.beaver_take = self.beaver_take, None
+        if game.is_over() and item.kind != "wins":
+            raise self.error(item, f"the game is over, yet the file goes on with {item.kind}")
+        if item.kind == "roll":
+            self.roll(item, following)
+        elif item.kind in ("double", "beaver"):
+            beaver = item.kind == "beaver" or game.doubled
+            self.actor(item, "a beaver" if beaver else "a double")
+            expected = game.cube * (4 if beaver else 2)
+            if item.value is not None and item.value != expected:
+                raise self.error(item, f"the cube goes to {expected}, not {item.value}")
+            if beaver:
+                game.beaver()
+                self.beaver_take = game.on_roll
+            else:
+                game.double()
+        elif item.kind == "take":
+            if beaver_take == item.column and not game.doubled:
+                return  # the doubler "takes" the beaver: nothing to do
+            self.actor(item, "a take")
+            game.take()
+        elif item.kind == "drop":
+            self.actor(item, "a drop")
+            game.drop()
+        else:
+            self.wins(item)
+
+    def roll(self, item: _Item, following: _Item | None) -> None:
+        game = self.game
+        hi, lo = max(item.dice), min(item.dice)
+        if game.opening:
+            if hi == lo:
+                raise self.error(item, f"the opening roll cannot be a double ({hi}{lo})")
+            # the column tells who won the opening roll: the higher die is theirs
+            game.roll((hi, lo) if item.column == 0 else (lo, hi))
+        else:
+            self.actor(item, "a roll")
+            game.roll(item.dice)
+        if item.text:
+            game.play(self.parse(item.text))
+            return
+        moves = list(game.legal_moves())
+        if following is not None and following.kind == "wins" and following.column != item.column:
+            return  # rolled, then resigned
+        if following is None and self.last and any(moves):
+            return  # the file stops after the roll
+        if len(moves) != 1:
+            raise self.error(item, f"no move is written for {hi}{lo}, which has {len(moves)} legal plays")
+        game.play(moves[0])  # a lost turn, or the only play
+
+    def parse(self, text: str) -> Move:
+        game = self.game
+        assert game.dice is not None
+        try:
+            return game.position.parse_move(text, game.dice)
+        except ValueError:
+            if "*" not in text:
+                raise
+            # gnubg takes no notice of the stars: a misplaced one is no error
+            try:
+                return game.position.parse_move(text.replace("*", ""), game.dice)
+            except ValueError:
+                pass
+            raise
+
+    def wins(self, item: _Item) -> None:
+        game = self.game
+        points = item.value
+        assert points is not None
+        result = game.result
+        if result is None:
+            self.resignation(item, points)
+            result = game.result
+            assert result is not None
+        elif result.winner != item.column:
+            raise self.error(
+                item, f"player {result.winner} won the game, but 'Wins' is in player {item.column}'s column"
+            )
+        elif points not in (result.points, int(result.kind) * result.cube):
+            raise self.error(item, f"the game is worth {result.points} point(s), not {points}")
+        if item.and_match and not self.match.is_over():
+            raise self.error(item, "'and the match' is written, but the match goes on")
+
+    def resignation(self, item: _Item, points: int) -> None:
+        """The loser resigned: the player to act, in the other column."""
+        game = self.game
+        loser = 1 - item.column
+        if game.doubled and game.turn == loser:
+            # resigning instead of answering a double is dropping it
+            if points != game.cube:
+                raise self.error(item, f"a resignation of {points} points when a double is offered")
+            game.drop()
+            return
+        if game.opening:
+            raise self.error(item, "a resignation before the opening roll")
+        history = game.history
+        if game.turn != loser and history and history[-1].action is Action.MOVE and history[-1].player == loser:
+            # The loser resigned after rolling a lost turn or a forced move,
+            # which gnubg writes as played: take the play back.
+            played = game.undo()
+            if len(game.legal_moves()) != 1:
+                assert played.move is not None
+                game.play(played.move)
+        if game.turn != loser:
+            raise self.error(
+                item,
+                f"player {loser} resigns (the 'Wins' is in player {item.column}'s column), but player "
+                f"{game.turn} is to act; bgcore lets only the player to act resign",
+            )
+        for kind in Outcome:
+            game.resign(kind)
+            game.accept()
+            result = game.result
+            assert result is not None
+            if points in (result.points, int(kind) * result.cube):
+                return
+            game.undo()
+            game.undo()
+        raise self.error(item, f"no resignation at cube {game.cube} is worth {points} point(s)")
+
+
+def _finish_from_score(match: Match, number: int, section: _Section, score: tuple[int, int]) -> None:
+    """The previous game stops without a result: the score of the next one
+    tells who won it and how much; a drop or the resignation of the player
+    to act must give that."""
+    before = match.score
+    gains = (score[0] - before[0], score[1] - before[1])
+    if min(gains) != 0 or max(gains) <= 0:
+        raise MatFileError(
+            f"game {number - 1} ends without a result, and {score[0]}-{score[1]} does not follow "
+            f"from {before[0]}-{before[1]}",
+            game=number,
+            line=section.line,
+        )
+    winner = 0 if gains[0] else 1
+    item = _Item("wins", winner, section.line, None, value=gains[winner])
+    try:
+        _Replay(match, number - 1, [item], last=False).resignation(item, gains[winner])
+    except ValueError as exc:
+        why = str(exc).split(": ", 1)[-1] if isinstance(exc, MatFileError) else str(exc)
+        raise MatFileError(
+            f"game {number - 1} ends without a result, and the score {score[0]}-{score[1]} does not tell how: {why}",
+            game=number,
+            line=section.line,
+        ) from None
+
+
+def _header(lines: list[str]) -> tuple[int, int, dict[str, str], list[str]]:
+    """The match length, the index of the line after it, the tags and the comments."""
+    tags: dict[str, str] = {}
+    comments: list[str] = []
+    for index, raw in enumerate(lines):
+        stripped = raw.strip()
+        if stripped[:1] in (";", "#"):
+            body = stripped[1:].strip()
+            m = _TAG_RE.fullmatch(body)
+            if m:
+                tags[m.group(1)] = m.group(2)
+            else:
+                comments.append(body)
+            continue
+        m = _HEADER_RE.match(raw)
+        if m:
+            length = _int(m.group(1))
+            if length > 32767:
+                raise MatFileError(f"a match of {length} points is longer than 32767", line=index + 1)
+            return length, index + 1, tags, comments
+    raise MatFileError("no ' N point match' line: not a .mat match file")
+
+
+def _sections(lines: list[str], start: int) -> list[_Section]:
+    sections: list[_Section] = []
+    for index in range(start, len(lines)):
+        raw = lines[index]
+        stripped = raw.strip()
+        if not stripped or stripped[0] in ";#":
+            continue
+        m = _GAME_RE.fullmatch(raw)
+        if m:
+            number = _int(m.group(1))
+            if number != len(sections) + 1:
+                raise MatFileError(f"'Game {number}' where game {len(sections) + 1} should come", line=index + 1)
+            sections.append(_Section(number, index + 1))
+        elif not sections:
+            raise MatFileError(f"expected 'Game 1', found {stripped!r}", line=index + 1)
+        elif sections[-1].score is None:
+            sections[-1].score = (index + 1, raw)
+        else:
+            sections[-1].lines.append((index + 1, raw))
+    return sections
+
+
+def _replay(
+    parsed: list[tuple[_Section, tuple[int, int], tuple[str, str], list[_Item]]],
+    length: int,
+    options: dict[str, object],
+    dice: int | DiceSource | None,
+) -> Match:
+    """The match the parsed games make, replayed through the rules."""
+    from .match import Match
+
+    try:
+        match = Match(length, dice=dice, **options)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise MatFileError(f"cannot set up the match: {exc}") from None
+    for k, (section, score, _, items) in enumerate(parsed):
+        if k:
+            if match.is_over():
+                raise MatFileError(
+                    f"the match was over after game {k} ({match.score[0]}-{match.score[1]})",
+                    game=section.number,
+                    line=section.line,
+                )
+            if not match.game.is_over():
+                _finish_from_score(match, section.number, section, score)
+            match.new_game()
+        if score != match.game.score:
+            have = match.game.score
+            assert section.score is not None
+            raise MatFileError(
+                f"the score line says {score[0]}-{score[1]}, but the games before make it {have[0]}-{have[1]}",
+                game=section.number,
+                line=section.score[0],
+            )
+        _Replay(match, section.number, items, last=k == len(parsed) - 1).run()
+    return match
+
+
+def read(text: str, *, dice: int | DiceSource | None = None) -> MatFile:
+    """Read a ``.mat`` file and replay its games (see :meth:`bgcore.Match.from_mat`).
+
+    ``dice`` (a seed, a dice source or None) serves the games played on
+    from where the file stops.  Raises :class:`~bgcore.errors.MatFileError`
+    for anything it cannot read or replay.
+
+    >>> mat = read('''
+    ...  3 point match
+    ...
+    ...  Game 1
+    ...  Ann : 0                        Ben : 0
+    ...   1)                             64: 24/18 13/9
+    ...   2) 62: 24/18* 13/11             Doubles => 2
+    ... ''')
+    >>> mat.names, mat.match.game.doubled, mat.match.game.turn
+    (('Ann', 'Ben'), True, 0)
+    >>> read(' 3 point match\\n Game 1\\n A : 0  B : 0\\n  1) 52: 24/20 13/8\\n')
+    Traceback (most recent call last):
+    ...
+    bgcore.errors.MatFileError: game 1, move 1, line 4: '24/20 13/8' is not a legal move with 5-2 in ...
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a .mat file is read from a str, not {type(text).__name__}")
+    lines = text.lstrip("\ufeff").splitlines()
+    length, start, tags, comments = _header(lines)
+    sections = _sections(lines, start)
+    parsed: list[tuple[_Section, tuple[int, int], tuple[str, str], list[_Item]]] = []
+    for section in sections:
+        if section.score is None:
+            raise MatFileError("the game has no score line", game=section.number, line=section.line)
+        line, raw = section.score
+        m = _SCORE_RE.fullmatch(raw)
+        if not m or not m.group("n0") or not m.group("n1"):
+            raise MatFileError(f"cannot read the score line {raw.strip()!r}", game=section.number, line=line)
+        items: list[_Item] = []
+        move_no: int | None = None
+        for number, raw_line in section.lines:
+            move_no, found = _parse_line(raw_line, number, move_no, section.number)
+            items.extend(found)
+        score = (_int(m.group("s0")), _int(m.group("s1")))
+        parsed.append((section, score, (m.group("n0"), m.group("n1")), items))
+    options = _options(tags, length)
+    if not length and "beavers" not in options:
+        # gnubg writes no tag for it: a beaver in the file says they are allowed
+        options["beavers"] = any(item.kind == "beaver" for *_, items in parsed for item in items)
+    names = parsed[0][2] if parsed else ("", "")
+    try:
+        match = _replay(parsed, length, options, dice)
+    except MatFileError:
+        if length or "jacoby" in options:
+            raise
+        # gnubg writes no tag for the Jacoby rule either (and plays money
+        # sessions with it unless told otherwise): try the file with it
+        try:
+            match = _replay(parsed, length, {**options, "jacoby": True}, dice)
+        except MatFileError:
+            pass
+        else:
+            return MatFile(match, names, tags, "\n".join(comments))
+        raise
+    return MatFile(match, names, tags, "\n".join(comments))
