@@ -13,6 +13,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 echo "== mypy --strict (files and settings: pyproject.toml [tool.mypy])"
 mypy --strict
 
+echo "== stubs: every extension module has one (stubtest skips a module without)"
+for pyx in src/bgcore/*.pyx; do
+    [ -f "${pyx%.pyx}.pyi" ] || { echo "no stub ${pyx%.pyx}.pyi for $pyx" >&2; exit 1; }
+done
+
 echo "== stubtest"
 python -m mypy.stubtest bgcore --allowlist stubtest-allowlist.txt
 
