@@ -3,7 +3,8 @@
 # fail on any sanitizer report.
 #
 # Usage: bash .ci/sanitize.sh [--keep] [VENV] [-- PYTEST_ARGS...]
-#   VENV         a venv with bgcore's test extra (default: .venv at the repository root)
+#   VENV         an existing venv (default: .venv at the repository root); bgcore's
+#                test extra is installed into it if missing
 #   PYTEST_ARGS  what to run (default: the whole suite, pyproject's testpaths)
 #   --keep       leave the sanitized build in VENV (default: rebuild a plain one at the
 #                end, since an instrumented extension cannot even be imported without
@@ -38,7 +39,7 @@ SANITIZE="${SANITIZE:-address,undefined}"
 start=$SECONDS
 
 cd "$CI_ROOT"
-[ -x "$venv/bin/python" ] || die "no venv at $venv (make one, e.g. python3 -m venv .venv && .venv/bin/pip install -e '.[test]')"
+[ -x "$venv/bin/python" ] || die "no venv at $venv (make one: python3 -m venv $venv)"
 py="$venv/bin/python"
 CC="${CC:-gcc}"
 command -v "$CC" >/dev/null || die "no C compiler '$CC'"
@@ -61,21 +62,20 @@ for lib in "${runtimes[@]}"; do
     preload+=("$(readlink -f "$path")")
 done
 
-step "test dependencies in $venv"
-# Usually there already (.ci/run installs .[test]); this makes the script standalone.
-"$py" -m pip install --quiet -r <("$py" "$CI_ROOT/.ci/extra-requirements.py" test)
-
-# Build bgcore into the venv as an editable install, with or without sanitizers. Build
-# isolation stays on: the venv's own setuptools may be older than [build-system] needs.
+# Build bgcore into the venv as an editable install with its test extra, with or
+# without sanitizers. The extra and the runtime dependencies are usually there already
+# (.ci/run installs .[test]); asking for them keeps the script standalone, e.g. for an
+# empty venv. Build isolation stays on: the venv's own setuptools may be older than
+# [build-system] needs.
 build() {
     local flags="$1"
     rm -rf build/lib.* build/temp.*   # never reuse objects built with other flags
     if [ -n "$flags" ]; then
         BGCORE_SANITIZE="$SANITIZE" CFLAGS="${CFLAGS:-} $flags -fno-omit-frame-pointer" \
-            LDFLAGS="${LDFLAGS:-} $flags" "$py" -m pip install --quiet --no-deps -e . \
+            LDFLAGS="${LDFLAGS:-} $flags" "$py" -m pip install --quiet -e ".[test]" \
             || die "sanitized build failed"
     else
-        env -u BGCORE_SANITIZE "$py" -m pip install --quiet --no-deps -e . || die "plain rebuild failed"
+        env -u BGCORE_SANITIZE "$py" -m pip install --quiet -e ".[test]" || die "plain rebuild failed"
     fi
 }
 if [ "$keep" -eq 0 ]; then
