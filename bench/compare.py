@@ -115,6 +115,29 @@ def batch_workloads(corpus: Corpus, expected: int) -> list[Workload]:
     return workloads
 
 
+#: Positions of the smaller batches whose 2-thread scaling is timed too (x 21
+#: rolls: 4,116 and 20,013 rows), the sizes a bot's search hands over.
+SMALL_BATCH_POSITIONS = (196, 953)
+
+
+def small_batch_workloads(corpus: Corpus) -> tuple[list[Workload], list[tuple[str, str, str]]]:
+    """batch.generate with 1 and 2 threads on the first rows of the corpus, and their pairs."""
+    workloads: list[Workload] = []
+    pairs: list[tuple[str, str, str]] = []
+    for positions in SMALL_BATCH_POSITIONS:
+        part = corpus.subset(positions)
+        names = []
+        for threads in (1, 2):
+            name = f"bgcore batch.generate on {len(part):,} rows, {threads} thread{'s' if threads > 1 else ''}"
+            total = generate_batch(part, threads)
+            workloads.append(
+                Workload(name, lambda part=part, threads=threads: generate_batch(part, threads), len(part), total)
+            )
+            names.append(name)
+        pairs.append((f"batch.generate on {len(part):,} rows, 2 threads vs 1", names[1], names[0]))
+    return workloads, pairs
+
+
 def process_workloads(workers: CountingProcesses, corpus: Corpus, expected: int) -> list[Workload]:
     """batch.count (1 thread) in one worker process, and in two at once (twice the generations)."""
     for processes in (1, 2):
@@ -242,16 +265,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     # module docstring: gnubg's long single-threaded rounds in between often
     # cut the 2-thread rounds' speed on a shared virtual machine).
     with CountingProcesses(corpus.boards, corpus.dice, processes=2) as workers:
-        scaling = batch_workloads(corpus, expected) + process_workloads(workers, corpus, expected)
+        small, small_pairs = small_batch_workloads(corpus)
+        scaling = batch_workloads(corpus, expected) + small + process_workloads(workers, corpus, expected)
         time_interleaved(scaling, args.repeats)
-    thread_lines = ratio_lines({w.name: w for w in scaling}, THREAD_PAIRS)
+    thread_lines = ratio_lines({w.name: w for w in scaling}, THREAD_PAIRS + small_pairs)
     gnubg_lines = ratio_lines(by_name, GNUBG_PAIRS)
     one_call_lines = call_lines(workloads)
     one_call_note = f"One call at a time (medians of the {args.repeats} rounds above):"
     scaling_note = (
         f"2 threads vs 1, timed in a second run of {args.repeats} interleaved rounds of the four "
-        "batch workloads and of batch.count in worker processes, one alone and two at once "
-        "(see compare.py):"
+        "batch workloads, batch.generate on 4,116 and 20,013 rows of the corpus, and "
+        "batch.count in worker processes, one alone and two at once (see compare.py):"
     )
     print()
     if args.markdown:
