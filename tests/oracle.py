@@ -13,13 +13,15 @@ benchmarks through ``bench/gnubg_native.py``.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import importlib
+import io
 import os
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from bgcore.ids import board_to_gnubg
+from bgcore.ids import MatchId, board_to_gnubg
 
 __all__ = [
     "REQUIRE_VARIABLE",
@@ -157,3 +159,20 @@ def format_move(steps: Sequence[tuple[int, int]], board: Sequence[int]) -> str:
 
     flat = tuple(p for step in steps for p in step)
     return gnubg.movetupletostring(flat, gnubg_tuple(board))
+
+
+def gnubg_reads(text: str) -> str:
+    """What gnubg holds after loading ``text`` (a gnubg ID or an XGID)."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        importlib.import_module("gnubg").setgnubgid(text)
+    return str(importlib.import_module("gnubg").gnubgid())
+
+
+def comparable(gnubg_id: str, money: bool) -> tuple[str, dict[str, object]]:
+    """The position and the Match ID's fields; gnubg forgets a money
+    session's running score when it loads an ID, so that is left out."""
+    position_id, match_id = gnubg_id.split(":")
+    fields = dict(MatchId.decode(match_id).__dict__)
+    if money:
+        fields.pop("score")
+    return position_id, fields

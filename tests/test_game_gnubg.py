@@ -3,8 +3,6 @@ state of seeded random games load into gnubg as the same game."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import random
 
 import pytest
@@ -12,27 +10,9 @@ import pytest
 import oracle
 from bgcore import Match
 from bgcore.game import Action
-from bgcore.ids import MatchId
 
 oracle.require()
 gnubg = pytest.importorskip("gnubg")
-
-
-def gnubg_reads(text: str) -> str:
-    """What gnubg holds after loading ``text`` (a gnubg ID or an XGID)."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        gnubg.setgnubgid(text)
-    return str(gnubg.gnubgid())
-
-
-def comparable(gnubg_id: str, money: bool) -> tuple[str, dict[str, object]]:
-    """The position and the Match ID's fields; gnubg forgets a money
-    session's running score when it loads an ID, so that is left out."""
-    position_id, match_id = gnubg_id.split(":")
-    fields = dict(MatchId.decode(match_id).__dict__)
-    if money:
-        fields.pop("score")
-    return position_id, fields
 
 
 @pytest.mark.parametrize("length,seed", [(0, 1), (3, 2), (5, 3), (7, 4), (11, 5)])
@@ -57,8 +37,8 @@ def test_gnubg_loads_every_state_as_written(length: int, seed: int) -> None:
             getattr(game, action.value)()
         if game.is_over() or game.doubled or game.opening:
             continue
-        ours = comparable(game.gnubg_id(), length == 0)
-        assert comparable(gnubg_reads(game.gnubg_id()), length == 0) == ours
-        assert comparable(gnubg_reads(game.xgid()), length == 0) == ours, game.xgid()
+        ours = oracle.comparable(game.gnubg_id(), length == 0)
+        assert oracle.comparable(oracle.gnubg_reads(game.gnubg_id()), length == 0) == ours
+        assert oracle.comparable(oracle.gnubg_reads(game.xgid()), length == 0) == ours, game.xgid()
         checked += 1
     assert checked > 50
