@@ -20,6 +20,7 @@ cdef extern from "bg_platform.h":
     void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
     void bg_flip_pt(const int8_t *b, int8_t *out) noexcept nogil
     int bg_top_bit(unsigned long x) noexcept nogil
+    int bg_board_plainly_valid(const int8_t *pt, int checkers) noexcept nogil
 
 cdef enum:
     BG_TABLE_BITS = 13
@@ -122,6 +123,11 @@ cdef int bg_validate(const bg_board *b) noexcept nogil:
 
 cdef int bg_check(const bg_board *b, int checkers, int *slot) noexcept nogil:
     cdef int i, v, mine = 0, theirs = 0, code = BG_OK, at = -1
+    if bg_board_plainly_valid(b.pt, checkers):
+        # Batches check every row: the common case in a few vector operations.
+        if slot != NULL:
+            slot[0] = -1
+        return BG_OK
     for i in range(26):
         v = b.pt[i]
         if <unsigned int>(v + BG_MAX_CHECKERS) > 2 * BG_MAX_CHECKERS:

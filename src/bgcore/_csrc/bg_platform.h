@@ -45,6 +45,40 @@ BG_INLINE void bg_masks(const signed char *pt, unsigned int *mine, unsigned int 
 #endif
 }
 
+/* 1 when every slot is in -15..15, pt[25] >= 0, pt[0] <= 0 and neither side
+   has more than `checkers` checkers: a board that needs no closer look.  0
+   says nothing (a scalar pass finds what is wrong, if anything): always so
+   without SSE2. */
+BG_INLINE int bg_board_plainly_valid(const signed char *pt, int checkers) {
+#if BG_HAVE_SSE2
+    __m128i lo = _mm_loadu_si128((const __m128i *)pt);
+    /* Slots 16..25: the high load's first 6 bytes (slots 10..15) are in lo. */
+    __m128i hi = _mm_srli_si128(_mm_loadu_si128((const __m128i *)(pt + 10)), 6);
+    __m128i zero = _mm_setzero_si128();
+    __m128i top = _mm_set1_epi8(15), bottom = _mm_set1_epi8(-15);
+    __m128i out_of_range = _mm_or_si128(
+        _mm_or_si128(_mm_cmpgt_epi8(lo, top), _mm_cmplt_epi8(lo, bottom)),
+        _mm_or_si128(_mm_cmpgt_epi8(hi, top), _mm_cmplt_epi8(hi, bottom)));
+    /* Own checkers (> 0) and the opponent's (< 0, negated), summed with SAD. */
+    __m128i mine = _mm_add_epi8(_mm_and_si128(lo, _mm_cmpgt_epi8(lo, zero)),
+                                _mm_and_si128(hi, _mm_cmpgt_epi8(hi, zero)));
+    __m128i theirs = _mm_add_epi8(_mm_and_si128(lo, _mm_cmplt_epi8(lo, zero)),
+                                  _mm_and_si128(hi, _mm_cmplt_epi8(hi, zero)));
+    __m128i mine_sum, theirs_sum;
+    if (_mm_movemask_epi8(out_of_range) || pt[25] < 0 || pt[0] > 0)
+        return 0;
+    /* In range, each byte of mine and -theirs is at most 30: no overflow. */
+    mine_sum = _mm_sad_epu8(mine, zero);
+    theirs_sum = _mm_sad_epu8(_mm_sub_epi8(zero, theirs), zero);
+    return _mm_cvtsi128_si32(mine_sum) + _mm_cvtsi128_si32(_mm_srli_si128(mine_sum, 8)) <= checkers
+        && _mm_cvtsi128_si32(theirs_sum) + _mm_cvtsi128_si32(_mm_srli_si128(theirs_sum, 8)) <= checkers;
+#else
+    (void)pt;
+    (void)checkers;
+    return 0;
+#endif
+}
+
 /* Board b seen from the other side: out[i] = -b[25 - i] (out may be b). */
 #if BG_HAVE_SSE2
 BG_INLINE __m128i bg_reverse16(__m128i x) {
