@@ -25,6 +25,10 @@ cdef extern from "bg_platform.h":
     int bg_top_bit(unsigned long x) noexcept nogil
     int bg_board_plainly_valid(const int8_t *pt, int checkers) noexcept nogil
     int bg_popcount(unsigned int x) noexcept nogil
+    ctypedef struct bg_board_regs:
+        pass
+    bg_board_regs bg_board_load(const int8_t *pt) noexcept nogil
+    void bg_board_store(int8_t *out, bg_board_regs r) noexcept nogil
 
 cdef enum:
     BG_TABLE_BITS = 13
@@ -302,6 +306,42 @@ cdef inline void _store(bg_movegen *g, const bg_board *b, int depth,
     g.count += 1
 
 
+cdef inline void _write_unique(bg_movegen *g, const bg_board *b, int depth, uint32_t sources,
+                               int d) noexcept nogil:
+    """Append the results of b plus a last step of die d from each of these
+    sources, highest first, none of which another play reaches: written in a
+    loop of their own when no move is kept (bg_generate_boards)."""
+    cdef int src, dst, n, value
+    cdef int8_t *out
+    cdef bg_board_regs parent
+    if g.moves != NULL or g.count_only:
+        while sources:
+            src = _pop_source(&sources)
+            _store(g, b, depth, src, src - d if src > d else BG_OFF, False)
+        return
+    n = bg_popcount(sources)
+    if g.count + n > g.capacity:
+        g.overflow = 1
+        return
+    parent = bg_board_load(b.pt)
+    out = <int8_t *>g.cursor
+    while sources:
+        src = _pop_source(&sources)
+        bg_board_store(out, parent)
+        out[src] = b.pt[src] - 1
+        if src > d:
+            dst = src - d
+            value = b.pt[dst]
+            if value == -1:
+                out[dst] = 1
+                out[0] = b.pt[0] - 1
+            else:
+                out[dst] = <int8_t>(value + 1)
+        out += g.board_stride
+    g.cursor = <char *>out
+    g.count += n
+
+
 cdef inline void _count_unique(bg_movegen *g, uint32_t sources) noexcept nogil:
     """bg_count: one result for each of these sources of the last step, none
     of which another play reaches; nothing is written."""
@@ -429,6 +469,7 @@ cdef inline void _second_die(bg_movegen *g, const bg_board *b, uint64_t key, uin
     cdef int d = g.dice[1], src, dst
     cdef uint32_t legal = _sources(g, mine, BG_BAR, d)
     cdef uint32_t unique  # sources of results that no other play reaches
+    cdef uint32_t looked_up
     cdef bint moved = legal != 0
     if g.low_die_first:
         if src0 == BG_BAR or dst0 == BG_OFF:
@@ -470,12 +511,17 @@ cdef inline void _second_die(bg_movegen *g, const bg_board *b, uint64_t key, uin
             _count_unique(g, unique)
             legal &= ~unique
         while legal:
-            src = _pop_source(&legal)
-            dst = src - d if src > d else BG_OFF
-            if unique >> src & 1:
-                _store(g, b, 2, src, dst, False)
-            else:
-                _lookup_store(g, b, key, src, dst)
+            # The unique sources above the highest other one, then that one
+            # (looked up): the results stay in descending order of source.
+            looked_up = legal & ~unique
+            if not looked_up:
+                _write_unique(g, b, 2, legal, d)
+                break
+            src = bg_top_bit(looked_up)
+            if legal >> (src + 1):
+                _write_unique(g, b, 2, legal & ~((<uint32_t>2 << src) - 1), d)
+            legal &= (<uint32_t>1 << src) - 1
+            _lookup_store(g, b, key, src, src - d if src > d else BG_OFF)
     if not moved:
         _leaf(g, b, key, 1)
 
@@ -580,16 +626,14 @@ cdef inline void _doubles_count_last(bg_movegen *g, uint32_t mine, int maxsrc) n
 cdef inline void _doubles_last(bg_movegen *g, const bg_board *b, uint32_t mine,
                                int maxsrc) noexcept nogil:
     """Play the fourth die from b in every legal way (sources <= maxsrc)."""
-    cdef int d = g.dice[0], src
+    cdef int d = g.dice[0]
     cdef uint32_t legal = _sources(g, mine, maxsrc, d)
     if not legal:
         _doubles_leaf(g, b, 3)
         return
     if g.best < 4:
         _restart(g, 4)
-    while legal:
-        src = _pop_source(&legal)
-        _store(g, b, 4, src, src - d if src > d else BG_OFF, False)
+    _write_unique(g, b, 4, legal, d)
 
 
 cdef inline void _doubles_third(bg_movegen *g, const bg_board *b, uint32_t mine,

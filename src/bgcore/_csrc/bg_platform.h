@@ -104,11 +104,37 @@ BG_INLINE void bg_flip_pt(const signed char *b, signed char *out) {
 #endif
 }
 
+/* A board held in registers (SSE2: two overlapping 16-byte halves), to
+   write many copies of it: the copies' byte stores cannot make the compiler
+   read the board again. */
+#if BG_HAVE_SSE2
+typedef struct { __m128i lo, hi; } bg_board_regs;
+BG_INLINE bg_board_regs bg_board_load(const signed char *pt) {
+    bg_board_regs r;
+    r.lo = _mm_loadu_si128((const __m128i *)pt);
+    r.hi = _mm_loadu_si128((const __m128i *)(pt + 10));
+    return r;
+}
+BG_INLINE void bg_board_store(signed char *out, bg_board_regs r) {
+    _mm_storeu_si128((__m128i *)(out + 10), r.hi);
+    _mm_storeu_si128((__m128i *)out, r.lo);
+}
+#else
+typedef struct { signed char pt[26]; } bg_board_regs;
+BG_INLINE bg_board_regs bg_board_load(const signed char *pt) {
+    bg_board_regs r;
+    memcpy(r.pt, pt, 26);
+    return r;
+}
+BG_INLINE void bg_board_store(signed char *out, bg_board_regs r) { memcpy(out, r.pt, 26); }
+#endif
+
 /* The index of the highest set bit of x (x != 0). */
 #if defined(_MSC_VER)
 BG_INLINE int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
 #else
-BG_INLINE int bg_top_bit(unsigned long x) { return 31 - __builtin_clz((unsigned int)x); }
+/* clz ^ 31 rather than 31 - clz: GCC turns the first into one bsr. */
+BG_INLINE int bg_top_bit(unsigned long x) { return __builtin_clz((unsigned int)x) ^ 31; }
 #endif
 
 /* The number of set bits of x: the instruction where the build targets it,
