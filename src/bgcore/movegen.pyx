@@ -466,44 +466,61 @@ cdef inline void _second_die(bg_movegen *g, const bg_board *b, uint64_t key, uin
                              int src0, int dst0, bint hit0) noexcept nogil:
     """Play dice[1] in every legal way from b, the board after dice[0]'s step
     src0 -> dst0 (``hit0``: it hit); ``key`` is b's key."""
-    cdef int d = g.dice[1], src, dst
+    cdef int d = g.dice[1], src, over
     cdef uint32_t legal = _sources(g, mine, BG_BAR, d)
     cdef uint32_t unique  # sources of results that no other play reaches
     cdef uint32_t looked_up
     cdef bint moved = legal != 0
-    if g.low_die_first:
-        if src0 == BG_BAR or dst0 == BG_OFF:
-            unique = 0
-        elif bg_top_bit(mine) > 6:
-            # Low die first, then the high die, with no bar entry and no
-            # bearing off: moving another checker repeats a play made high
-            # die first, so only the checker that just moved may go on.  Two
-            # plays of the high die first reach what it reaches: this checker
-            # via src0 - d (_made_high_first), and, when dst0 held a checker
-            # of ours before, that checker moving d and then this one landing
-            # on dst0.  When neither was made, nothing else reaches it.
-            legal &= <uint32_t>1 << dst0
-            if legal and (b.pt[dst0] > 1 or _made_high_first(g, b, src0, d, hit0)):
-                legal = 0
+    # Two plays of both dice reach the same position only when their steps
+    # have the same net change on each point (and the same hits): the same
+    # steps, or a checker's two steps chained through one point (src ->
+    # src - a -> src - a - b) against the two dice in the other order, played
+    # by one checker through src - b or, when src - b held a checker of ours,
+    # by that checker going first and this one landing on src - b.  Plays
+    # that bear off are looked up; of the others, exactly one of each such
+    # group is kept without a lookup: the high die first's chain when it was
+    # made, else its two-checker play, else the low die first's chain.
+    if dst0 == BG_OFF:
+        unique = 0
+    elif g.low_die_first:
+        if src0 == BG_BAR:
+            # Entered with the low die: entering again repeats the entries
+            # made high die first; this checker going on repeats the chain
+            # through the high die's entry point when that was open and no
+            # hit differs.  Any other checker's step is new.
+            legal &= ~(<uint32_t>1 << BG_BAR)
+            if legal >> dst0 & 1 and _made_high_first(g, b, src0, d, hit0):
+                legal &= ~(<uint32_t>1 << dst0)
             unique = legal
         else:
-            # All home: the same, but plays that bear off must still be made,
-            # and what they reach may repeat.
-            legal &= (<uint32_t>1 << dst0) | ((<uint32_t>2 << d) - 1)
-            unique = 0
-    elif dst0 != BG_OFF:
-        # High die first, nothing borne off, not two checkers entering, and
-        # the second checker neither starts where the first ended nor ends
-        # where it started: the four points fix the two steps, so no other
-        # play reaches this position (what the low die first would repeat
-        # is skipped in _first_die and _second_die, and is looked up when it
-        # is not), and no lookup is needed.
-        unique = legal & ~(<uint32_t>1 << dst0) & ~(<uint32_t>1 << (src0 + d)) \
-            & ~((<uint32_t>2 << d) - 1)
-        if src0 == BG_BAR:
-            unique &= ~(<uint32_t>1 << BG_BAR)
+            # Another checker's step repeats a play made high die first, so
+            # only the checker that just moved may go on (and, all home, any
+            # checker may bear off), unless the high die first made its chain
+            # (through src0 - d) or, dst0 having held a checker of ours, that
+            # checker's step and then this one's onto dst0.  What bears off
+            # is looked up.
+            if bg_top_bit(mine) > 6:
+                legal &= <uint32_t>1 << dst0
+            else:
+                legal &= (<uint32_t>1 << dst0) | ((<uint32_t>2 << d) - 1)
+            if dst0 > d and legal >> dst0 & 1 \
+                    and (b.pt[dst0] > 1 or _made_high_first(g, b, src0, d, hit0)):
+                legal &= ~(<uint32_t>1 << dst0)
+            unique = legal & ~((<uint32_t>2 << d) - 1)
     else:
-        unique = 0
+        # High die first: a chain (src == dst0, from the bar too) and two
+        # checkers entering are kept; so is any play whose second checker
+        # neither starts where the first ended nor ends where it started.
+        # One that ends where the first started (src0 + d -> src0) repeats
+        # the chain of its checker through src0 + d - high, made earlier in
+        # this pass (higher source) when that point was open and held no
+        # blot: then it is dropped.  Plays that bear off are looked up.
+        unique = legal & ~((<uint32_t>2 << d) - 1)
+        over = src0 + d
+        if unique >> over & 1 and not (g.blocked >> (over - g.dice[0]) & 1) \
+                and b.pt[over - g.dice[0]] != -1:
+            legal &= ~(<uint32_t>1 << over)
+            unique &= ~(<uint32_t>1 << over)
     if legal:
         if g.best < 4:  # every die played: the highest priority
             _restart(g, 4)
