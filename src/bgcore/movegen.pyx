@@ -63,6 +63,7 @@ cdef struct bg_movegen:
     int high_die
     int dice[4]
     uint32_t blocked       # bit p: the opponent holds point p
+    uint32_t movable[7]    # for each die rolled: the sources it takes to an open point
     bg_move path
 
 API_VERSION = BG_API_VERSION
@@ -300,9 +301,10 @@ cdef inline void _store(bg_movegen *g, const bg_board *b, int depth,
     g.cursor += g.board_stride
     memcpy(r, b, sizeof(bg_board))
     hit = _apply(r, src, dst)
-    g.path.src[last] = <uint8_t>src
-    g.path.dst[last] = <uint8_t>dst
-    _record(g, depth, (g.path.hits & ((1 << last) - 1)) | (hit << last))
+    if g.moves != NULL:
+        g.path.src[last] = <uint8_t>src
+        g.path.dst[last] = <uint8_t>dst
+        _record(g, depth, (g.path.hits & ((1 << last) - 1)) | (hit << last))
     g.count += 1
 
 
@@ -388,22 +390,25 @@ cdef inline void _lookup_store(bg_movegen *g, const bg_board *b, uint64_t key,
 cdef inline uint32_t _step(bg_movegen *g, bg_board *nb, uint32_t mine,
                            int depth, int src, int dst) noexcept nogil:
     """Play die ``depth`` as src -> dst (0: off) on nb, a copy of the board;
-    record the step; return the new mask of own checkers."""
+    record the step when moves are kept; return the new mask of own
+    checkers."""
     cdef uint8_t bit = <uint8_t>(1 << depth)
+    cdef bint hit = False
     nb.pt[src] -= 1
     if nb.pt[src] == 0:
         mine &= ~(<uint32_t>1 << src)
-    g.path.hits &= ~bit
     if dst:
         mine |= <uint32_t>1 << dst
         if nb.pt[dst] == -1:
             nb.pt[dst] = 1
             nb.pt[0] -= 1
-            g.path.hits |= bit
+            hit = True
         else:
             nb.pt[dst] += 1
-    g.path.src[depth] = <uint8_t>src
-    g.path.dst[depth] = <uint8_t>dst
+    if g.moves != NULL:
+        g.path.hits = (g.path.hits & ~bit) | (bit if hit else 0)
+        g.path.src[depth] = <uint8_t>src
+        g.path.dst[depth] = <uint8_t>dst
     return mine
 
 
@@ -425,14 +430,11 @@ cdef inline uint32_t _sources(bg_movegen *g, uint32_t mine, int maxsrc, int d) n
     if not mine:
         return 0
     hi = bg_top_bit(mine)
-    if hi > maxsrc:
-        todo = mine & ((<uint32_t>2 << maxsrc) - 1)
-    else:
-        todo = mine
+    todo = mine & ((<uint32_t>2 << maxsrc) - 1)
     # Sources whose checker lands on the board on a point not held by the
     # opponent, and (all checkers home) those that bear off: the exact
     # point, or the highest one when the die is larger.
-    legal = todo & ~(g.blocked << d) & ~((<uint32_t>2 << d) - 1)
+    legal = todo & g.movable[d]
     if hi <= 6:
         legal |= todo & (<uint32_t>1 << d)
         if hi < d:
@@ -543,23 +545,98 @@ cdef inline void _second_die(bg_movegen *g, const bg_board *b, uint64_t key, uin
         _leaf(g, b, key, 1)
 
 
-cdef inline bint _nothing_new(bg_movegen *g, const bg_board *b, uint32_t mine,
-                              int src, int dst) noexcept nogil:
-    """Non-doubles, low die first (src -> dst, neither the bar nor off), plays of
-    both dice already found: True when no play of both dice that starts with
-    this step is new, decided without playing it (what _second_die's
-    low-die-first rule would find after it)."""
-    cdef int high = g.dice[1]
-    cdef uint32_t nm = mine | (<uint32_t>1 << dst)
+cdef inline uint32_t _after_step(const bg_board *b, uint32_t mine, int src, int dst) noexcept nogil:
+    """The mask of own checkers after the step src -> dst on b, without
+    playing it."""
     if b.pt[src] == 1:
-        nm &= ~(<uint32_t>1 << src)
-    if bg_top_bit(nm) <= 6:
-        return False  # all home after the step: bearing off is open, play it out
+        mine &= ~(<uint32_t>1 << src)
+    if dst:
+        mine |= <uint32_t>1 << dst
+    return mine
+
+
+cdef inline int _low_first_new(bg_movegen *g, const bg_board *b, uint32_t mine,
+                               int src, int dst) noexcept nogil:
+    """Non-doubles, low die first (src -> dst, neither the bar nor off), plays
+    of both dice already found: how many plays of both dice that start with
+    this step are new, decided without playing it (what _second_die's
+    low-die-first rule would find after it): 0, or 1 (this checker going on
+    with the high die); -1 when all checkers are home after the step, where
+    bearing off is open and the step is played out."""
+    cdef int high = g.dice[1]
+    if not (_after_step(b, mine, src, dst) >> 7):
+        return -1
     if dst <= high or g.blocked >> (dst - high) & 1:
-        return True  # the checker that moved cannot go on; no other may
+        return 0  # the checker that moved cannot go on; no other may
     if b.pt[dst] > 0:
-        return True  # the checker on dst moved high first, then this one came
-    return _made_high_first(g, b, src, high, b.pt[dst] == -1)
+        return 0  # the checker on dst moved high first, then this one came
+    if _made_high_first(g, b, src, high, b.pt[dst] == -1):
+        return 0
+    return 1
+
+
+cdef inline void _keep_chain(bg_movegen *g, const bg_board *b, int src, int mid,
+                             int end) noexcept nogil:
+    """Append b after one checker's two steps src -> mid -> end (all three on
+    the board, mid not holding a checker of ours), which no other play
+    reaches: counted only, or written when no move is kept."""
+    cdef int8_t *out
+    cdef int hits = 0, value
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return
+    if not g.count_only:
+        out = <int8_t *>g.cursor
+        bg_board_store(out, bg_board_load(b.pt))
+        out[src] = b.pt[src] - 1
+        if b.pt[mid] == -1:
+            out[mid] = 0
+            hits = 1
+        value = b.pt[end]
+        if value == -1:
+            out[end] = 1
+            hits += 1
+        else:
+            out[end] = <int8_t>(value + 1)
+        out[0] = <int8_t>(b.pt[0] - hits)
+    g.cursor += g.board_stride
+    g.count += 1
+
+
+cdef inline bint _counted_by_masks(bg_movegen *g, const bg_board *b, uint32_t mine,
+                                   int src, int dst) noexcept nogil:
+    """bg_count, the first die played as src -> dst (not off) on b: count what
+    _second_die would keep after it from the mask of own checkers alone,
+    without playing the step.  False (nothing counted) when the step must be
+    played out: all home after it (bearing off is open: plays are looked
+    up), the second die unplayable (a play of one die), or low die first
+    from elsewhere than the bar (_low_first_new's case)."""
+    cdef int second = g.dice[1], over
+    cdef uint32_t nm = _after_step(b, mine, src, dst)
+    cdef uint32_t legal
+    if not (nm >> 7):
+        return False
+    if g.low_die_first and src != BG_BAR:
+        return False
+    legal = _sources(g, nm, BG_BAR, second)
+    if not legal:
+        return False
+    # _second_die's rules for these cases; b's points read here are the same
+    # before and after the step.
+    if g.low_die_first:
+        legal &= ~(<uint32_t>1 << BG_BAR)
+        if legal >> dst & 1 and _made_high_first(g, b, src, second, b.pt[dst] == -1):
+            legal &= ~(<uint32_t>1 << dst)
+    else:
+        over = src + second
+        if legal >> over & 1 and not (g.blocked >> (over - g.dice[0]) & 1) \
+                and b.pt[over - g.dice[0]] != -1:
+            legal &= ~(<uint32_t>1 << over)
+    if legal:
+        if g.best < 4:
+            _restart(g, 4)
+        _count_unique(g, legal)
+    return True
 
 
 cdef inline bint _made_high_first(bg_movegen *g, const bg_board *b, int src, int high,
@@ -575,7 +652,7 @@ cdef inline bint _made_high_first(bg_movegen *g, const bg_board *b, int src, int
 cdef void _first_die(bg_movegen *g, const bg_board *b, uint32_t mine) noexcept nogil:
     """Play dice[0], then dice[1], in every legal way from b (the root, whose
     key is 0)."""
-    cdef int d = g.dice[0], src, dst
+    cdef int d = g.dice[0], src, dst, new
     cdef bg_board nb
     cdef uint32_t nm
     cdef uint32_t legal = _sources(g, mine, BG_BAR, d)
@@ -583,12 +660,18 @@ cdef void _first_die(bg_movegen *g, const bg_board *b, uint32_t mine) noexcept n
     while legal:
         src = _pop_source(&legal)
         dst = src - d if src > d else BG_OFF
-        if g.low_die_first and g.best == 4 and src != BG_BAR and dst != BG_OFF \
-                and _nothing_new(g, b, mine, src, dst):
+        if g.low_die_first and g.best == 4 and src != BG_BAR and dst != BG_OFF:
+            new = _low_first_new(g, b, mine, src, dst)
+            if new == 0:
+                continue
+            if new == 1 and g.moves == NULL:
+                _keep_chain(g, b, src, dst, dst - g.dice[1])
+                continue
+        elif g.count_only and dst != BG_OFF and _counted_by_masks(g, b, mine, src, dst):
             continue
         memcpy(&nb, b, sizeof(bg_board))
         nm = _step(g, &nb, mine, 0, src, dst)
-        _second_die(g, &nb, _step_key(b, src, dst), nm, src, dst, g.path.hits & 1)
+        _second_die(g, &nb, _step_key(b, src, dst), nm, src, dst, dst != BG_OFF and b.pt[dst] == -1)
     if not moved:
         _leaf(g, b, 0, 0)
 
@@ -741,6 +824,8 @@ cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, char *board
     cdef uint32_t mine, blocked
     bg_masks(b.pt, &mine, &blocked)
     g.blocked = blocked & ~<uint32_t>1  # the opponent's bar is no point
+    g.movable[d1] = ~(g.blocked << d1) & ~((<uint32_t>2 << d1) - 1)
+    g.movable[d2] = ~(g.blocked << d2) & ~((<uint32_t>2 << d2) - 1)
     if d1 == d2:
         g.doubles = 1
         g.low_die_first = 0
