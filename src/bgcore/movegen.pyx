@@ -313,17 +313,15 @@ cdef inline void _write_unique(bg_movegen *g, const bg_board *b, int depth, uint
     """Append the results of b plus a last step of die d from each of these
     sources, highest first, none of which another play reaches: written in a
     loop of their own when no move is kept (bg_generate_boards)."""
-    cdef int src, dst, n, value
+    cdef int src, dst, n = 0, value, hit
     cdef int8_t *out
     cdef bg_board_regs parent
-    if g.moves != NULL or g.count_only:
+    # A set holds at most 15 sources (points with a checker of ours): with
+    # room for 16 more results, no store in the loop needs a check.
+    if g.moves != NULL or g.count_only or g.capacity - g.count < 16:
         while sources:
             src = _pop_source(&sources)
             _store(g, b, depth, src, src - d if src > d else BG_OFF, False)
-        return
-    n = bg_popcount(sources)
-    if g.count + n > g.capacity:
-        g.overflow = 1
         return
     parent = bg_board_load(b.pt)
     out = <int8_t *>g.cursor
@@ -332,14 +330,15 @@ cdef inline void _write_unique(bg_movegen *g, const bg_board *b, int depth, uint
         bg_board_store(out, parent)
         out[src] = b.pt[src] - 1
         if src > d:
+            # A blot hit (-1) becomes our 1 and goes to the bar, without a
+            # branch: whether a step hits follows no pattern.
             dst = src - d
             value = b.pt[dst]
-            if value == -1:
-                out[dst] = 1
-                out[0] = b.pt[0] - 1
-            else:
-                out[dst] = <int8_t>(value + 1)
+            hit = value == -1
+            out[dst] = <int8_t>(value + 1 + hit)
+            out[0] = <int8_t>(b.pt[0] - hit)
         out += g.board_stride
+        n += 1
     g.cursor = <char *>out
     g.count += n
 
@@ -393,18 +392,16 @@ cdef inline uint32_t _step(bg_movegen *g, bg_board *nb, uint32_t mine,
     record the step when moves are kept; return the new mask of own
     checkers."""
     cdef uint8_t bit = <uint8_t>(1 << depth)
-    cdef bint hit = False
+    cdef int hit = 0, value
     nb.pt[src] -= 1
     if nb.pt[src] == 0:
         mine &= ~(<uint32_t>1 << src)
     if dst:
         mine |= <uint32_t>1 << dst
-        if nb.pt[dst] == -1:
-            nb.pt[dst] = 1
-            nb.pt[0] -= 1
-            hit = True
-        else:
-            nb.pt[dst] += 1
+        value = nb.pt[dst]
+        hit = value == -1  # a blot hit becomes our 1, without a branch
+        nb.pt[dst] = <int8_t>(value + 1 + hit)
+        nb.pt[0] -= hit
     if g.moves != NULL:
         g.path.hits = (g.path.hits & ~bit) | (bit if hit else 0)
         g.path.src[depth] = <uint8_t>src
@@ -589,15 +586,11 @@ cdef inline void _keep_chain(bg_movegen *g, const bg_board *b, int src, int mid,
         out = <int8_t *>g.cursor
         bg_board_store(out, bg_board_load(b.pt))
         out[src] = b.pt[src] - 1
-        if b.pt[mid] == -1:
-            out[mid] = 0
-            hits = 1
+        hits = b.pt[mid] == -1
+        out[mid] = 0  # empty, or a blot hit
         value = b.pt[end]
-        if value == -1:
-            out[end] = 1
-            hits += 1
-        else:
-            out[end] = <int8_t>(value + 1)
+        hits += value == -1
+        out[end] = <int8_t>(value + 1 + (value == -1))
         out[0] = <int8_t>(b.pt[0] - hits)
     g.cursor += g.board_stride
     g.count += 1
