@@ -55,23 +55,23 @@ BG_INLINE int bg_board_plainly_valid(const signed char *pt, int checkers) {
     /* Slots 16..25: the high load's first 6 bytes (slots 10..15) are in lo. */
     __m128i hi = _mm_srli_si128(_mm_loadu_si128((const __m128i *)(pt + 10)), 6);
     __m128i zero = _mm_setzero_si128();
-    __m128i top = _mm_set1_epi8(15), bottom = _mm_set1_epi8(-15);
-    __m128i out_of_range = _mm_or_si128(
-        _mm_or_si128(_mm_cmpgt_epi8(lo, top), _mm_cmplt_epi8(lo, bottom)),
-        _mm_or_si128(_mm_cmpgt_epi8(hi, top), _mm_cmplt_epi8(hi, bottom)));
-    /* Own checkers (> 0) and the opponent's (< 0, negated), summed with SAD. */
+    /* In range when v + 15 is 0..30 as an unsigned byte. */
+    __m128i widest = _mm_max_epu8(_mm_add_epi8(lo, _mm_set1_epi8(15)), _mm_add_epi8(hi, _mm_set1_epi8(15)));
+    /* Own checkers (the positive parts) and the opponent's (positive part
+       minus the value), slots 0..15 and 16..25 added bytewise: at most 30
+       each when in range, so no byte overflows. */
     __m128i mine = _mm_add_epi8(_mm_and_si128(lo, _mm_cmpgt_epi8(lo, zero)),
                                 _mm_and_si128(hi, _mm_cmpgt_epi8(hi, zero)));
-    __m128i theirs = _mm_add_epi8(_mm_and_si128(lo, _mm_cmplt_epi8(lo, zero)),
-                                  _mm_and_si128(hi, _mm_cmplt_epi8(hi, zero)));
-    __m128i mine_sum, theirs_sum;
-    if (_mm_movemask_epi8(out_of_range) || pt[25] < 0 || pt[0] > 0)
+    __m128i theirs = _mm_sub_epi8(mine, _mm_add_epi8(lo, hi));
+    __m128i sums;
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(widest, _mm_set1_epi8(30)), zero)) != 0xFFFF
+            || pt[25] < 0 || pt[0] > 0)
         return 0;
-    /* In range, each byte of mine and -theirs is at most 30: no overflow. */
-    mine_sum = _mm_sad_epu8(mine, zero);
-    theirs_sum = _mm_sad_epu8(_mm_sub_epi8(zero, theirs), zero);
-    return _mm_cvtsi128_si32(mine_sum) + _mm_cvtsi128_si32(_mm_srli_si128(mine_sum, 8)) <= checkers
-        && _mm_cvtsi128_si32(theirs_sum) + _mm_cvtsi128_si32(_mm_srli_si128(theirs_sum, 8)) <= checkers;
+    /* Each SAD leaves two 64-bit partial sums: add the halves, then mine's
+       total is in 32-bit lane 0 and the opponent's in lane 2. */
+    sums = _mm_add_epi64(_mm_unpacklo_epi64(_mm_sad_epu8(mine, zero), _mm_sad_epu8(theirs, zero)),
+                         _mm_unpackhi_epi64(_mm_sad_epu8(mine, zero), _mm_sad_epu8(theirs, zero)));
+    return (_mm_movemask_epi8(_mm_cmpgt_epi32(sums, _mm_set1_epi32(checkers))) & 0x0F0F) == 0;
 #else
     (void)pt;
     (void)checkers;
