@@ -25,6 +25,7 @@ cdef extern from "bg_platform.h":
     int bg_top_bit(unsigned long x) noexcept nogil
     int bg_board_plainly_valid(const int8_t *pt, int checkers) noexcept nogil
     int bg_popcount(unsigned int x) noexcept nogil
+    void bg_popcount_init() noexcept nogil
     ctypedef struct bg_board_regs:
         pass
     bg_board_regs bg_board_load(const int8_t *pt) noexcept nogil
@@ -92,6 +93,7 @@ cdef void _init_weights() noexcept nogil:
 
 
 _init_weights()
+bg_popcount_init()
 
 
 cdef uint64_t bg_hash(const bg_board *b) noexcept nogil:

@@ -137,13 +137,32 @@ BG_INLINE int bg_top_bit(unsigned long x) { unsigned long i; _BitScanReverse(&i,
 BG_INLINE int bg_top_bit(unsigned long x) { return __builtin_clz((unsigned int)x) ^ 31; }
 #endif
 
-/* The number of set bits of x: the instruction where the build targets it,
-   else a branch-free bit count (baseline x86-64 has no POPCNT, and GCC would
-   call libgcc for __builtin_popcount). */
+/* The number of set bits of x: the instruction where the build targets it;
+   on other x86 builds (baseline x86-64 has no POPCNT, and GCC would call
+   libgcc for __builtin_popcount) the instruction when bg_popcount_init()
+   found it at run time, else a branch-free bit count. */
 #if defined(__POPCNT__) || defined(__aarch64__)
+BG_INLINE void bg_popcount_init(void) {}
 BG_INLINE int bg_popcount(unsigned int x) { return __builtin_popcount(x); }
 #else
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define BG_POPCNT_AT_RUN_TIME 1
+static int bg_have_popcnt;
+BG_INLINE void bg_popcount_init(void) {
+    __builtin_cpu_init();
+    bg_have_popcnt = __builtin_cpu_supports("popcnt");
+}
+#else
+BG_INLINE void bg_popcount_init(void) {}
+#endif
 BG_INLINE int bg_popcount(unsigned int x) {
+#ifdef BG_POPCNT_AT_RUN_TIME
+    if (bg_have_popcnt) {
+        unsigned int n;
+        __asm__("popcnt %1, %0" : "=r"(n) : "r"(x) : "cc");
+        return (int)n;
+    }
+#endif
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     x = (x + (x >> 4)) & 0x0F0F0F0Fu;
