@@ -23,6 +23,7 @@ cdef extern from "bg_platform.h":
     void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
     void bg_flip_pt(const int8_t *b, int8_t *out) noexcept nogil
     int bg_top_bit(unsigned long x) noexcept nogil
+    uint32_t bg_blots(const int8_t *pt) noexcept nogil
     int bg_board_plainly_valid(const int8_t *pt, int checkers) noexcept nogil
     int bg_popcount(unsigned int x) noexcept nogil
     void bg_popcount_init() noexcept nogil
@@ -646,6 +647,38 @@ cdef inline bint _made_high_first(bg_movegen *g, const bg_board *b, int src, int
     return not (g.blocked >> (src - high) & 1) and b.pt[src - high] != -1 and not hit
 
 
+cdef bint _low_first_by_masks(bg_movegen *g, const bg_board *b, uint32_t mine) noexcept nogil:
+    """The low die first pass from the root b, when plays of both dice were
+    found, no checker is on the bar and a checker stays outside home after
+    any one step: _low_first_new's rules for every source at once, as masks
+    (no new play bears off or enters).  The new plays, one checker's
+    s -> s - low -> s - low - high each, are counted or written (bg_count,
+    bg_generate_boards).  False (nothing done) in the other cases."""
+    cdef int low = g.dice[0], high = g.dice[1], top
+    cdef uint32_t above = mine & ~<uint32_t>0x7F  # points 7 and up, and the bar
+    cdef uint32_t blots, new
+    if g.best != 4 or g.moves != NULL or mine >> BG_BAR & 1 or not above:
+        return False
+    top = bg_top_bit(above)
+    if above == <uint32_t>1 << top and b.pt[top] == 1 and top - low <= 6:
+        return False  # the last checker outside may step home: bearing off opens
+    blots = bg_blots(b.pt)
+    # Sources whose checker plays the low die, then goes on with the high die
+    # (to an open point on the board), from a point that held none of ours
+    # (else that checker moved high first, then this one came), where the
+    # high die first was closed or a hit differs (else _made_high_first).
+    new = _sources(g, mine, BG_BAR, low) & ~((<uint32_t>2 << (low + high)) - 1) \
+        & ~(g.blocked << (low + high)) & ~(mine << low) \
+        & ((g.blocked << high) | (blots << high) | (blots << low))
+    if g.count_only:
+        _count_unique(g, new)
+        return True
+    while new:
+        top = _pop_source(&new)
+        _keep_chain(g, b, top, top - low, top - low - high)
+    return True
+
+
 cdef void _first_die(bg_movegen *g, const bg_board *b, uint32_t mine) noexcept nogil:
     """Play dice[0], then dice[1], in every legal way from b (the root, whose
     key is 0)."""
@@ -837,7 +870,8 @@ cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, char *board
         g.dice[0] = d2
         g.dice[1] = d1
         g.low_die_first = 1
-        _first_die(g, b, mine)
+        if not _low_first_by_masks(g, b, mine):
+            _first_die(g, b, mine)
     if g.overflow:
         return -BG_ERR_OVERFLOW
     return g.count

@@ -79,6 +79,21 @@ BG_INLINE int bg_board_plainly_valid(const signed char *pt, int checkers) {
 #endif
 }
 
+/* Bit p: pt[p] == -1, a blot of the opponent (p = 0..25). */
+BG_INLINE unsigned int bg_blots(const signed char *pt) {
+#if BG_HAVE_SSE2
+    __m128i minus1 = _mm_set1_epi8(-1);
+    return (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)pt), minus1))
+         | ((unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(pt + 10)), minus1)) << 10);
+#else
+    unsigned int m = 0;
+    int p;
+    for (p = 0; p < 26; p++)
+        m |= (unsigned int)(pt[p] == -1) << p;
+    return m;
+#endif
+}
+
 /* Board b seen from the other side: out[i] = -b[25 - i] (out may be b). */
 #if BG_HAVE_SSE2
 BG_INLINE __m128i bg_reverse16(__m128i x) {
