@@ -77,6 +77,43 @@ def test_invalid_rows_are_named() -> None:
         batch.count(boards, dice, threads=0)
 
 
+def _plainly_valid(board: list[int]) -> bool:
+    """The board rules bg_check applies, written out."""
+    return (
+        all(-15 <= v <= 15 for v in board)
+        and board[25] >= 0
+        and board[0] <= 0
+        and sum(v for v in board if v > 0) <= 15
+        and -sum(v for v in board if v < 0) <= 15
+    )
+
+
+def test_row_checks_agree_with_the_rules_near_every_limit() -> None:
+    # The native check takes a vector fast path for valid boards: boards on
+    # both sides of each limit (slot range, bar signs, 15 checkers a side).
+    rng = np.random.default_rng(7)
+    boards = []
+    for _ in range(4000):
+        kind = rng.integers(4)
+        if kind == 0:
+            b = rng.integers(-128, 128, 26)
+        elif kind == 1:
+            b = rng.integers(-17, 18, 26) * (rng.random(26) < 0.15)
+        elif kind == 2:
+            b = rng.integers(-3, 4, 26) * (rng.random(26) < 0.5)
+        else:
+            b = np.zeros(26, int)
+            np.add.at(b, rng.integers(1, 26, rng.integers(12, 18)), 1)
+            for p in rng.integers(0, 25, rng.integers(12, 18)):
+                if b[p] <= 0:
+                    b[p] -= 1
+        boards.append(b.astype(np.int8))
+    dice = np.array([[3, 4]], np.uint8)
+    for b in boards:
+        found = _batch.find_invalid(b[None], dice) is None
+        assert found == _plainly_valid(b.tolist()), b.tolist()
+
+
 def test_repeated_calls_hold_fresh_results(corpus) -> None:
     """Calls of many sizes in a row: results never leak from one call into the next."""
     _, boards, dice = corpus

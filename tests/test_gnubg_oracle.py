@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 
 import oracle
-from bgcore import Position
+from bgcore import Position, batch
 from bgcore.rules import ROLLS
 from bgcore.selfplay import selfplay_positions
 from strategies import random_boards
@@ -117,3 +118,26 @@ def test_random_boards_match_gnubg(board: tuple[int, ...]) -> None:
     for dice in ROLLS:
         problems += compare(pos, dice)
     assert not problems, problems[:3]
+
+
+def test_batch_results_are_distinct_and_as_many_as_gnubg_finds() -> None:
+    # compare() matches sets of positions, which would hide a result listed
+    # twice: here every row's boards must be distinct and as many as gnubg's.
+    # The first position (6-5) is one where 13/8/2 low die first repeats
+    # 8/2 13/8 played high die first, with 13/7 blocked.
+    first = Position(tuple([0, 0, 0, 2, 1, 2, 3, -2, 2, 0, 0, 0, 0, 3, 0, 0, 0, 0, -4, -4, -1, 0, -2, -2, 2, 0]))
+    positions = [first]
+    positions += selfplay_positions(300, seed=41) + selfplay_positions(300, seed=42, policy="heuristic")
+    positions += selfplay_positions(100, seed=43, variant="nackgammon")
+    boards = np.repeat(np.stack([p.to_array() for p in positions]), len(ROLLS), axis=0)
+    dice = np.tile(np.array(ROLLS, np.uint8), (len(positions), 1))
+    children, offsets = batch.generate(boards, dice)
+    counts = batch.count(boards, dice)
+    assert np.diff(offsets).tolist() == counts.tolist()
+    problems = []
+    for i, (board, roll) in enumerate(zip(boards, dice, strict=True)):
+        rows = children[offsets[i] : offsets[i + 1]]
+        expected = max(1, len(oracle.generate_moves(board.tolist(), int(roll[0]), int(roll[1]))))
+        if len({r.tobytes() for r in rows}) != len(rows) or len(rows) != expected:
+            problems.append(f"{board.tolist()} {roll.tolist()}: {len(rows)} rows, gnubg {expected}")
+    assert not problems, f"{len(problems)} rows differ, e.g. {problems[:3]}"

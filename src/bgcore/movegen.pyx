@@ -7,8 +7,11 @@ No Python objects and no threads: every function runs without the GIL and
 allocates nothing per generated move.  Boards are copied on the C stack
 (copy-make), results go into a caller-owned buffer, and each distinct result is
 found once through a 64-bit key (an additive Zobrist-style hash) in an
-open-addressing table, with a full board compare when two keys agree.  The
-whole enumerator lives in this one module because Cython inlines ``cdef inline``
+open-addressing table, with a full board compare when two keys agree.  Only
+plays that another play may repeat are looked up: doubles never are (see the
+doubles section), nor most plays of non-doubles (``_second_die``); bg_count
+counts those by their sources' bits, without playing them.  The whole
+enumerator lives in this one module because Cython inlines ``cdef inline``
 functions only within a module.
 """
 
@@ -20,6 +23,14 @@ cdef extern from "bg_platform.h":
     void bg_masks(const int8_t *pt, uint32_t *mine, uint32_t *blocked) noexcept nogil
     void bg_flip_pt(const int8_t *b, int8_t *out) noexcept nogil
     int bg_top_bit(unsigned long x) noexcept nogil
+    uint32_t bg_blots(const int8_t *pt) noexcept nogil
+    int bg_board_plainly_valid(const int8_t *pt, int checkers) noexcept nogil
+    int bg_popcount(unsigned int x) noexcept nogil
+    void bg_popcount_init() noexcept nogil
+    ctypedef struct bg_board_regs:
+        pass
+    bg_board_regs bg_board_load(const int8_t *pt) noexcept nogil
+    void bg_board_store(int8_t *out, bg_board_regs r) noexcept nogil
 
 cdef enum:
     BG_TABLE_BITS = 13
@@ -52,9 +63,9 @@ cdef struct bg_movegen:
     int doubles
     int low_die_first      # non-doubles, second pass: the lower die played first
     int high_die
-    int ndice
     int dice[4]
     uint32_t blocked       # bit p: the opponent holds point p
+    uint32_t movable[7]    # for each die rolled: the sources it takes to an open point
     bg_move path
 
 API_VERSION = BG_API_VERSION
@@ -83,6 +94,7 @@ cdef void _init_weights() noexcept nogil:
 
 
 _init_weights()
+bg_popcount_init()
 
 
 cdef uint64_t bg_hash(const bg_board *b) noexcept nogil:
@@ -117,11 +129,18 @@ cdef int bg_checkers(const bg_board *b, int side) noexcept nogil:
 
 
 cdef int bg_validate(const bg_board *b) noexcept nogil:
+    if bg_board_plainly_valid(b.pt, BG_MAX_CHECKERS):
+        return BG_OK  # batches check every row: the common case, without a call
     return bg_check(b, BG_MAX_CHECKERS, NULL)
 
 
 cdef int bg_check(const bg_board *b, int checkers, int *slot) noexcept nogil:
     cdef int i, v, mine = 0, theirs = 0, code = BG_OK, at = -1
+    if bg_board_plainly_valid(b.pt, checkers):
+        # Batches check every row: the common case in a few vector operations.
+        if slot != NULL:
+            slot[0] = -1
+        return BG_OK
     for i in range(26):
         v = b.pt[i]
         if <unsigned int>(v + BG_MAX_CHECKERS) > 2 * BG_MAX_CHECKERS:
@@ -154,11 +173,6 @@ cdef inline void _new_epoch(bg_movegen *g) noexcept nogil:
         g.epoch = 1
 
 
-cdef inline void _set(bg_board *b, uint64_t *key, int i, int value) noexcept nogil:
-    key[0] += WEIGHT[i] * <uint64_t>(value - b.pt[i])
-    b.pt[i] = <int8_t>value
-
-
 cdef inline void _restart(bg_movegen *g, int prio) noexcept nogil:
     """Drop the results kept so far: plays of a higher priority were found."""
     g.best = prio
@@ -167,22 +181,6 @@ cdef inline void _restart(bg_movegen *g, int prio) noexcept nogil:
     g.cursor = g.boards
     g.bits = BG_TABLE_MIN_BITS
     _new_epoch(g)
-
-
-cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
-    """Keep b if it uses the most dice (the larger die when only one plays)."""
-    cdef int prio
-    if g.doubles:
-        prio = depth
-    else:
-        prio = 2 * depth
-        if depth == 1 and g.dice[0] == g.high_die:
-            prio += 1
-    if prio < g.best:
-        return
-    if prio > g.best:
-        _restart(g, prio)
-    _insert(g, b, key, depth)
 
 
 cdef inline bg_board *_board_at(bg_movegen *g, uint32_t i) noexcept nogil:
@@ -278,63 +276,18 @@ cdef inline int _apply(bg_board *b, int src, int dst) noexcept nogil:
     return 0
 
 
-cdef inline void _leaf_step(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
-                     int src, int dst) noexcept nogil:
-    """The leaf after playing the last die (src -> dst) on b, without a copy.
-
-    The key of the result is computed first; the board is written straight
-    into the result buffer, and built apart only to compare on equal keys.
-    """
-    cdef int h, mask, last = depth - 1
-    cdef bg_slot *slot
-    cdef bg_board tmp
-    if g.best < 4:  # every die played: the highest priority
-        _restart(g, 4)
-    key -= WEIGHT[src]
+cdef inline uint64_t _step_key(const bg_board *b, int src, int dst) noexcept nogil:
+    """How the step src -> dst (0: off) on b changes b's key."""
+    cdef uint64_t change = 0 - WEIGHT[src]
     if dst:
         if b.pt[dst] == -1:
-            key += 2 * WEIGHT[dst] - WEIGHT[0]
+            change += 2 * WEIGHT[dst] - WEIGHT[0]
         else:
-            key += WEIGHT[dst]
-    if g.doubles:
-        # Every step has the same length, so the checkers' net change on each
-        # point fixes the set of steps (going down each chain of points d
-        # apart from the top), and the steps fix the hits; sources never
-        # increase along a play, so each set of steps is played once: two
-        # plays of all four dice never reach the same position.
-        _store(g, b, key, depth, src, dst, False)
-        return
-    if not g.low_die_first and last == 1 and dst and g.path.dst[0] \
-            and src != g.path.dst[0] and dst != g.path.src[0] \
-            and (src != BG_BAR or g.path.src[0] != BG_BAR):
-        # High die first, nothing borne off, not two checkers entering, and
-        # the second checker neither starts where the first ended nor ends
-        # where it started: the four points fix the two steps, so no other
-        # play reaches this position (what the low die first would repeat
-        # is skipped in _play, and is looked up when it is not), and no
-        # lookup is needed.
-        _store(g, b, key, depth, src, dst, False)
-        return
-    mask = (1 << g.bits) - 1
-    h = <int>(key >> (64 - g.bits))
-    while True:
-        slot = &g.table[h]
-        if slot.stamp != g.epoch:
-            break
-        if slot.key == key:
-            tmp = b[0]
-            _apply(&tmp, src, dst)
-            if memcmp(_board_at(g, slot.index), tmp.pt, 26) == 0:
-                return
-        h = (h + 1) & mask
-    if not _claim(g, slot, key):
-        return
-    _store(g, b, key, depth, src, dst, True)
-    if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
-        _grow(g)
+            change += WEIGHT[dst]
+    return change
 
 
-cdef inline void _store(bg_movegen *g, const bg_board *b, uint64_t key, int depth,
+cdef inline void _store(bg_movegen *g, const bg_board *b, int depth,
                         int src, int dst, bint claimed) noexcept nogil:
     """Append the result of b plus the last step src -> dst: ``claimed``, it
     has its slot in the table; else no other play reaches it (so no lookup
@@ -353,42 +306,118 @@ cdef inline void _store(bg_movegen *g, const bg_board *b, uint64_t key, int dept
     g.cursor += g.board_stride
     memcpy(r, b, sizeof(bg_board))
     hit = _apply(r, src, dst)
-    g.path.src[last] = <uint8_t>src
-    g.path.dst[last] = <uint8_t>dst
-    _record(g, depth, (g.path.hits & ((1 << last) - 1)) | (hit << last))
+    if g.moves != NULL:
+        g.path.src[last] = <uint8_t>src
+        g.path.dst[last] = <uint8_t>dst
+        _record(g, depth, (g.path.hits & ((1 << last) - 1)) | (hit << last))
     g.count += 1
 
 
-cdef inline uint32_t _make_step(bg_movegen *g, bg_board *nb, uint64_t *key, uint32_t mine,
-                                int depth, int src, int dst) noexcept nogil:
+cdef inline void _write_unique(bg_movegen *g, const bg_board *b, int depth, uint32_t sources,
+                               int d) noexcept nogil:
+    """Append the results of b plus a last step of die d from each of these
+    sources, highest first, none of which another play reaches: written in a
+    loop of their own when no move is kept (bg_generate_boards)."""
+    cdef int src, dst, n = 0, value, hit
+    cdef int8_t *out
+    cdef bg_board_regs parent
+    # A set holds at most 15 sources (points with a checker of ours): with
+    # room for 16 more results, no store in the loop needs a check.
+    if g.moves != NULL or g.count_only or g.capacity - g.count < 16:
+        while sources:
+            src = _pop_source(&sources)
+            _store(g, b, depth, src, src - d if src > d else BG_OFF, False)
+        return
+    parent = bg_board_load(b.pt)
+    out = <int8_t *>g.cursor
+    while sources:
+        src = _pop_source(&sources)
+        bg_board_store(out, parent)
+        out[src] = b.pt[src] - 1
+        if src > d:
+            # A blot hit (-1) becomes our 1 and goes to the bar, without a
+            # branch: whether a step hits follows no pattern.
+            dst = src - d
+            value = b.pt[dst]
+            hit = value == -1
+            out[dst] = <int8_t>(value + 1 + hit)
+            out[0] = <int8_t>(b.pt[0] - hit)
+        out += g.board_stride
+        n += 1
+    g.cursor = <char *>out
+    g.count += n
+
+
+cdef inline void _count_unique(bg_movegen *g, uint32_t sources) noexcept nogil:
+    """bg_count: one result for each of these sources of the last step, none
+    of which another play reaches; nothing is written."""
+    cdef int n = bg_popcount(sources)
+    if g.count + n > g.capacity:
+        g.overflow = 1
+        return
+    g.cursor += n * g.board_stride
+    g.count += n
+
+
+cdef inline void _lookup_store(bg_movegen *g, const bg_board *b, uint64_t key,
+                               int src, int dst) noexcept nogil:
+    """The result of b (whose key is ``key``) plus the second die's step
+    src -> dst, which other plays may reach too: kept unless the table
+    holds it already.
+
+    The key of the result is computed first; the board is written straight
+    into the result buffer, and built apart only to compare on equal keys.
+    """
+    cdef int h, mask
+    cdef bg_slot *slot
+    cdef bg_board tmp
+    key += _step_key(b, src, dst)
+    mask = (1 << g.bits) - 1
+    h = <int>(key >> (64 - g.bits))
+    while True:
+        slot = &g.table[h]
+        if slot.stamp != g.epoch:
+            break
+        if slot.key == key:
+            tmp = b[0]
+            _apply(&tmp, src, dst)
+            if memcmp(_board_at(g, slot.index), tmp.pt, 26) == 0:
+                return
+        h = (h + 1) & mask
+    if not _claim(g, slot, key):
+        return
+    _store(g, b, 2, src, dst, True)
+    if 2 * g.count > (1 << g.bits) and g.bits < BG_TABLE_BITS:
+        _grow(g)
+
+
+cdef inline uint32_t _step(bg_movegen *g, bg_board *nb, uint32_t mine,
+                           int depth, int src, int dst) noexcept nogil:
     """Play die ``depth`` as src -> dst (0: off) on nb, a copy of the board;
-    update its key and record the step; return the new mask of own checkers."""
-    cdef int count
+    record the step when moves are kept; return the new mask of own
+    checkers."""
     cdef uint8_t bit = <uint8_t>(1 << depth)
-    _set(nb, key, src, nb.pt[src] - 1)
+    cdef int hit = 0, value
+    nb.pt[src] -= 1
     if nb.pt[src] == 0:
         mine &= ~(<uint32_t>1 << src)
-    g.path.hits &= ~bit
     if dst:
         mine |= <uint32_t>1 << dst
-        count = nb.pt[dst]
-        if count == -1:
-            _set(nb, key, 0, nb.pt[0] - 1)
-            _set(nb, key, dst, 1)
-            g.path.hits |= bit
-        else:
-            _set(nb, key, dst, count + 1)
-    g.path.src[depth] = <uint8_t>src
-    g.path.dst[depth] = <uint8_t>dst
+        value = nb.pt[dst]
+        hit = value == -1  # a blot hit becomes our 1, without a branch
+        nb.pt[dst] = <int8_t>(value + 1 + hit)
+        nb.pt[0] -= hit
+    if g.moves != NULL:
+        g.path.hits = (g.path.hits & ~bit) | (bit if hit else 0)
+        g.path.src[depth] = <uint8_t>src
+        g.path.dst[depth] = <uint8_t>dst
     return mine
 
 
-cdef inline uint32_t _legal(bg_movegen *g, const bg_board *b, uint32_t mine, int depth,
-                            int maxsrc, int d, int *moved) noexcept nogil:
-    """The sources (<= maxsrc; bit 25: the bar) whose checker plays die d next.
+cdef inline uint32_t _sources(bg_movegen *g, uint32_t mine, int maxsrc, int d) noexcept nogil:
+    """The sources (<= maxsrc; bit 25: the bar) whose checker can play die d;
+    empty when die d cannot be played from them.
 
-    Sets ``moved[0]`` when die d can be played at all, even when the set is
-    cut down to sources whose plays were not made already (low die first).
     ``mine`` has bit p set where the player on roll has checkers (25: bar);
     ``g.blocked`` has bit p set where the opponent holds p, which no move of
     the player on roll can change within a turn.
@@ -399,39 +428,19 @@ cdef inline uint32_t _legal(bg_movegen *g, const bg_board *b, uint32_t mine, int
         # A checker on the bar must enter first, on the opponent's home board.
         if g.blocked >> (BG_BAR - d) & 1:
             return 0
-        moved[0] = 1
         return <uint32_t>1 << BG_BAR
     if not mine:
         return 0
     hi = bg_top_bit(mine)
-    if hi > maxsrc:
-        todo = mine & ((<uint32_t>2 << maxsrc) - 1)
-    else:
-        todo = mine
+    todo = mine & ((<uint32_t>2 << maxsrc) - 1)
     # Sources whose checker lands on the board on a point not held by the
     # opponent, and (all checkers home) those that bear off: the exact
     # point, or the highest one when the die is larger.
-    legal = todo & ~(g.blocked << d) & ~((<uint32_t>2 << d) - 1)
+    legal = todo & g.movable[d]
     if hi <= 6:
         legal |= todo & (<uint32_t>1 << d)
         if hi < d:
             legal |= todo & (<uint32_t>1 << hi)
-    if legal:
-        moved[0] = 1
-    if g.low_die_first and depth == 1 and hi > 6 and g.path.src[0] != BG_BAR \
-            and g.path.dst[0] != BG_OFF:
-        # Low die first, then the high die, with no bar entry and no bearing
-        # off: moving another checker repeats a play made high die first, so
-        # only the checker that just moved may go on, and not even it when
-        # the high die first was open and no hit on the way makes a
-        # difference.
-        legal &= <uint32_t>1 << g.path.dst[0]
-        if legal and _made_high_first(g, b, g.path.src[0], d, g.path.hits & 1):
-            legal = 0
-    elif g.low_die_first and depth == 1 and g.path.src[0] != BG_BAR \
-            and g.path.dst[0] != BG_OFF:
-        # All home: the same, but plays that bear off must still be made.
-        legal &= (<uint32_t>1 << g.path.dst[0]) | ((<uint32_t>2 << d) - 1)
     return legal
 
 
@@ -442,33 +451,190 @@ cdef inline int _pop_source(uint32_t *legal) noexcept nogil:
     return src
 
 
-cdef inline void _play_last(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
-                            int depth, int maxsrc) noexcept nogil:
-    """Play the last die, dice[depth], in every legal way from b (sources <= maxsrc)."""
-    cdef int d = g.dice[depth], src, moved = 0
-    cdef uint32_t legal = _legal(g, b, mine, depth, maxsrc, d, &moved)
-    while legal:
-        src = _pop_source(&legal)
-        _leaf_step(g, b, key, depth + 1, src, src - d if src > d else BG_OFF)
+# --- non-doubles: the high die first, then the low die first ----------------
+
+cdef void _leaf(bg_movegen *g, const bg_board *b, uint64_t key, int depth) noexcept nogil:
+    """Keep b, a play of ``depth`` dice after which no die plays, if it uses
+    the most dice (the larger die when only one plays)."""
+    cdef int prio = 2 * depth
+    if depth == 1 and g.dice[0] == g.high_die:
+        prio += 1
+    if prio < g.best:
+        return
+    if prio > g.best:
+        _restart(g, prio)
+    _insert(g, b, key, depth)
+
+
+cdef inline void _second_die(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
+                             int src0, int dst0, bint hit0) noexcept nogil:
+    """Play dice[1] in every legal way from b, the board after dice[0]'s step
+    src0 -> dst0 (``hit0``: it hit); ``key`` is b's key."""
+    cdef int d = g.dice[1], src, over
+    cdef uint32_t legal = _sources(g, mine, BG_BAR, d)
+    cdef uint32_t unique  # sources of results that no other play reaches
+    cdef uint32_t looked_up
+    cdef bint moved = legal != 0
+    # Two plays of both dice reach the same position only when their steps
+    # have the same net change on each point (and the same hits): the same
+    # steps, or a checker's two steps chained through one point (src ->
+    # src - a -> src - a - b) against the two dice in the other order, played
+    # by one checker through src - b or, when src - b held a checker of ours,
+    # by that checker going first and this one landing on src - b.  Plays
+    # that bear off are looked up; of the others, exactly one of each such
+    # group is kept without a lookup: the high die first's chain when it was
+    # made, else its two-checker play, else the low die first's chain.
+    if dst0 == BG_OFF:
+        unique = 0
+    elif g.low_die_first:
+        if src0 == BG_BAR:
+            # Entered with the low die: entering again repeats the entries
+            # made high die first; this checker going on repeats the chain
+            # through the high die's entry point when that was open and no
+            # hit differs.  Any other checker's step is new.
+            legal &= ~(<uint32_t>1 << BG_BAR)
+            if legal >> dst0 & 1 and _made_high_first(g, b, src0, d, hit0):
+                legal &= ~(<uint32_t>1 << dst0)
+            unique = legal
+        else:
+            # Another checker's step repeats a play made high die first, so
+            # only the checker that just moved may go on (and, all home, any
+            # checker may bear off), unless the high die first made its chain
+            # (through src0 - d) or, dst0 having held a checker of ours, that
+            # checker's step and then this one's onto dst0.  What bears off
+            # is looked up.
+            if bg_top_bit(mine) > 6:
+                legal &= <uint32_t>1 << dst0
+            else:
+                legal &= (<uint32_t>1 << dst0) | ((<uint32_t>2 << d) - 1)
+            if dst0 > d and legal >> dst0 & 1 \
+                    and (b.pt[dst0] > 1 or _made_high_first(g, b, src0, d, hit0)):
+                legal &= ~(<uint32_t>1 << dst0)
+            unique = legal & ~((<uint32_t>2 << d) - 1)
+    else:
+        # High die first: a chain (src == dst0, from the bar too) and two
+        # checkers entering are kept; so is any play whose second checker
+        # neither starts where the first ended nor ends where it started.
+        # One that ends where the first started (src0 + d -> src0) repeats
+        # the chain of its checker through src0 + d - high, made earlier in
+        # this pass (higher source) when that point was open and held no
+        # blot: then it is dropped.  Plays that bear off are looked up.
+        unique = legal & ~((<uint32_t>2 << d) - 1)
+        over = src0 + d
+        if unique >> over & 1 and not (g.blocked >> (over - g.dice[0]) & 1) \
+                and b.pt[over - g.dice[0]] != -1:
+            legal &= ~(<uint32_t>1 << over)
+            unique &= ~(<uint32_t>1 << over)
+    if legal:
+        if g.best < 4:  # every die played: the highest priority
+            _restart(g, 4)
+        if g.count_only:
+            _count_unique(g, unique)
+            legal &= ~unique
+        while legal:
+            # The unique sources above the highest other one, then that one
+            # (looked up): the results stay in descending order of source.
+            looked_up = legal & ~unique
+            if not looked_up:
+                _write_unique(g, b, 2, legal, d)
+                break
+            src = bg_top_bit(looked_up)
+            if legal >> (src + 1):
+                _write_unique(g, b, 2, legal & ~((<uint32_t>2 << src) - 1), d)
+            legal &= (<uint32_t>1 << src) - 1
+            _lookup_store(g, b, key, src, src - d if src > d else BG_OFF)
     if not moved:
-        _leaf(g, b, key, depth)
+        _leaf(g, b, key, 1)
 
 
-cdef inline bint _nothing_new(bg_movegen *g, const bg_board *b, uint32_t mine,
-                              int src, int dst) noexcept nogil:
-    """Non-doubles, low die first (src -> dst, neither the bar nor off), plays of
-    both dice already found: True when no play of both dice that starts with
-    this step is new, decided without playing it (what _legal's low-die-first
-    rule would find after it)."""
-    cdef int high = g.dice[1]
-    cdef uint32_t nm = mine | (<uint32_t>1 << dst)
+cdef inline uint32_t _after_step(const bg_board *b, uint32_t mine, int src, int dst) noexcept nogil:
+    """The mask of own checkers after the step src -> dst on b, without
+    playing it."""
     if b.pt[src] == 1:
-        nm &= ~(<uint32_t>1 << src)
-    if bg_top_bit(nm) <= 6:
-        return False  # all home after the step: bearing off is open, play it out
+        mine &= ~(<uint32_t>1 << src)
+    if dst:
+        mine |= <uint32_t>1 << dst
+    return mine
+
+
+cdef inline int _low_first_new(bg_movegen *g, const bg_board *b, uint32_t mine,
+                               int src, int dst) noexcept nogil:
+    """Non-doubles, low die first (src -> dst, neither the bar nor off), plays
+    of both dice already found: how many plays of both dice that start with
+    this step are new, decided without playing it (what _second_die's
+    low-die-first rule would find after it): 0, or 1 (this checker going on
+    with the high die); -1 when all checkers are home after the step, where
+    bearing off is open and the step is played out."""
+    cdef int high = g.dice[1]
+    if not (_after_step(b, mine, src, dst) >> 7):
+        return -1
     if dst <= high or g.blocked >> (dst - high) & 1:
-        return True  # the checker that moved cannot go on; no other may
-    return _made_high_first(g, b, src, high, b.pt[dst] == -1)
+        return 0  # the checker that moved cannot go on; no other may
+    if b.pt[dst] > 0:
+        return 0  # the checker on dst moved high first, then this one came
+    if _made_high_first(g, b, src, high, b.pt[dst] == -1):
+        return 0
+    return 1
+
+
+cdef inline void _keep_chain(bg_movegen *g, const bg_board *b, int src, int mid,
+                             int end) noexcept nogil:
+    """Append b after one checker's two steps src -> mid -> end (all three on
+    the board, mid not holding a checker of ours), which no other play
+    reaches: counted only, or written when no move is kept."""
+    cdef int8_t *out
+    cdef int hits = 0, value
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return
+    if not g.count_only:
+        out = <int8_t *>g.cursor
+        bg_board_store(out, bg_board_load(b.pt))
+        out[src] = b.pt[src] - 1
+        hits = b.pt[mid] == -1
+        out[mid] = 0  # empty, or a blot hit
+        value = b.pt[end]
+        hits += value == -1
+        out[end] = <int8_t>(value + 1 + (value == -1))
+        out[0] = <int8_t>(b.pt[0] - hits)
+    g.cursor += g.board_stride
+    g.count += 1
+
+
+cdef inline bint _counted_by_masks(bg_movegen *g, const bg_board *b, uint32_t mine,
+                                   int src, int dst) noexcept nogil:
+    """bg_count, the first die played as src -> dst (not off) on b: count what
+    _second_die would keep after it from the mask of own checkers alone,
+    without playing the step.  False (nothing counted) when the step must be
+    played out: all home after it (bearing off is open: plays are looked
+    up), the second die unplayable (a play of one die), or low die first
+    from elsewhere than the bar (_low_first_new's case)."""
+    cdef int second = g.dice[1], over
+    cdef uint32_t nm = _after_step(b, mine, src, dst)
+    cdef uint32_t legal
+    if not (nm >> 7):
+        return False
+    if g.low_die_first and src != BG_BAR:
+        return False
+    legal = _sources(g, nm, BG_BAR, second)
+    if not legal:
+        return False
+    # _second_die's rules for these cases; b's points read here are the same
+    # before and after the step.
+    if g.low_die_first:
+        legal &= ~(<uint32_t>1 << BG_BAR)
+        if legal >> dst & 1 and _made_high_first(g, b, src, second, b.pt[dst] == -1):
+            legal &= ~(<uint32_t>1 << dst)
+    else:
+        over = src + second
+        if legal >> over & 1 and not (g.blocked >> (over - g.dice[0]) & 1) \
+                and b.pt[over - g.dice[0]] != -1:
+            legal &= ~(<uint32_t>1 << over)
+    if legal:
+        if g.best < 4:
+            _restart(g, 4)
+        _count_unique(g, legal)
+    return True
 
 
 cdef inline bint _made_high_first(bg_movegen *g, const bg_board *b, int src, int high,
@@ -481,31 +647,175 @@ cdef inline bint _made_high_first(bg_movegen *g, const bg_board *b, int src, int
     return not (g.blocked >> (src - high) & 1) and b.pt[src - high] != -1 and not hit
 
 
-cdef void _play(bg_movegen *g, const bg_board *b, uint64_t key, uint32_t mine,
-                int depth, int maxsrc) noexcept nogil:
-    """Play dice[depth:] (two or more) in every legal way from b (sources <= maxsrc)."""
-    cdef int d = g.dice[depth], src, dst, moved = 0
+cdef bint _low_first_by_masks(bg_movegen *g, const bg_board *b, uint32_t mine) noexcept nogil:
+    """The low die first pass from the root b, when plays of both dice were
+    found, no checker is on the bar and a checker stays outside home after
+    any one step: _low_first_new's rules for every source at once, as masks
+    (no new play bears off or enters).  The new plays, one checker's
+    s -> s - low -> s - low - high each, are counted or written (bg_count,
+    bg_generate_boards).  False (nothing done) in the other cases."""
+    cdef int low = g.dice[0], high = g.dice[1], top
+    cdef uint32_t above = mine & ~<uint32_t>0x7F  # points 7 and up, and the bar
+    cdef uint32_t blots, new
+    if g.best != 4 or g.moves != NULL or mine >> BG_BAR & 1 or not above:
+        return False
+    top = bg_top_bit(above)
+    if above == <uint32_t>1 << top and b.pt[top] == 1 and top - low <= 6:
+        return False  # the last checker outside may step home: bearing off opens
+    blots = bg_blots(b.pt)
+    # Sources whose checker plays the low die, then goes on with the high die
+    # (to an open point on the board), from a point that held none of ours
+    # (else that checker moved high first, then this one came), where the
+    # high die first was closed or a hit differs (else _made_high_first).
+    new = _sources(g, mine, BG_BAR, low) & ~((<uint32_t>2 << (low + high)) - 1) \
+        & ~(g.blocked << (low + high)) & ~(mine << low) \
+        & ((g.blocked << high) | (blots << high) | (blots << low))
+    if g.count_only:
+        _count_unique(g, new)
+        return True
+    while new:
+        top = _pop_source(&new)
+        _keep_chain(g, b, top, top - low, top - low - high)
+    return True
+
+
+cdef void _first_die(bg_movegen *g, const bg_board *b, uint32_t mine) noexcept nogil:
+    """Play dice[0], then dice[1], in every legal way from b (the root, whose
+    key is 0)."""
+    cdef int d = g.dice[0], src, dst, new
     cdef bg_board nb
-    cdef uint64_t nk
     cdef uint32_t nm
-    cdef uint32_t legal = _legal(g, b, mine, depth, maxsrc, d, &moved)
+    cdef uint32_t legal = _sources(g, mine, BG_BAR, d)
+    cdef bint moved = legal != 0
     while legal:
         src = _pop_source(&legal)
         dst = src - d if src > d else BG_OFF
-        if g.low_die_first and g.best == 4 and src != BG_BAR and dst != BG_OFF \
-                and _nothing_new(g, b, mine, src, dst):
+        if g.low_die_first and g.best == 4 and src != BG_BAR and dst != BG_OFF:
+            new = _low_first_new(g, b, mine, src, dst)
+            if new == 0:
+                continue
+            if new == 1 and g.moves == NULL:
+                _keep_chain(g, b, src, dst, dst - g.dice[1])
+                continue
+        elif g.count_only and dst != BG_OFF and _counted_by_masks(g, b, mine, src, dst):
             continue
         memcpy(&nb, b, sizeof(bg_board))
-        nk = key
-        nm = _make_step(g, &nb, &nk, mine, depth, src, dst)
-        # Doubles: sources never increase, so each set of steps comes once.
-        if depth + 2 == g.ndice:
-            _play_last(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
-        else:
-            _play(g, &nb, nk, nm, depth + 1, src if g.doubles else BG_BAR)
+        nm = _step(g, &nb, mine, 0, src, dst)
+        _second_die(g, &nb, _step_key(b, src, dst), nm, src, dst, dst != BG_OFF and b.pt[dst] == -1)
     if not moved:
-        _leaf(g, b, key, depth)
+        _leaf(g, b, 0, 0)
 
+
+# --- doubles ------------------------------------------------------------------
+#
+# Every step has the same length, so the checkers' net change on each point
+# fixes the set of steps (going down each chain of points d apart from the
+# top), and the steps fix the hits; sources never increase along a play, so
+# each set of steps is played once: two plays of as many dice never reach the
+# same position.  Doubles need neither keys nor the table.
+
+cdef inline bint _doubles_keeps(bg_movegen *g, int depth) noexcept nogil:
+    """A play of ``depth`` dice after which no die plays is kept when no play
+    of more dice was found (and the buffer has room)."""
+    if depth < g.best:
+        return False
+    if depth > g.best:
+        _restart(g, depth)
+    if g.count >= g.capacity:
+        g.overflow = 1
+        return False
+    return True
+
+
+cdef inline void _doubles_leaf(bg_movegen *g, const bg_board *b, int depth) noexcept nogil:
+    """Keep b, a play of ``depth`` dice after which no die plays, if no play
+    of more dice was found."""
+    if not _doubles_keeps(g, depth):
+        return
+    if not g.count_only:
+        memcpy(g.cursor, b, sizeof(bg_board))
+        _record(g, depth, g.path.hits & ((1 << depth) - 1))
+    g.cursor += g.board_stride
+    g.count += 1
+
+
+cdef inline void _doubles_count_last(bg_movegen *g, uint32_t mine, int maxsrc) noexcept nogil:
+    """bg_count: count the plays of the fourth die (sources <= maxsrc), from
+    the mask of own checkers alone."""
+    cdef uint32_t legal = _sources(g, mine, maxsrc, g.dice[0])
+    if not legal:
+        if _doubles_keeps(g, 3):
+            g.cursor += g.board_stride
+            g.count += 1
+        return
+    if g.best < 4:
+        _restart(g, 4)
+    _count_unique(g, legal)
+
+
+cdef inline void _doubles_last(bg_movegen *g, const bg_board *b, uint32_t mine,
+                               int maxsrc) noexcept nogil:
+    """Play the fourth die from b in every legal way (sources <= maxsrc)."""
+    cdef int d = g.dice[0]
+    cdef uint32_t legal = _sources(g, mine, maxsrc, d)
+    if not legal:
+        _doubles_leaf(g, b, 3)
+        return
+    if g.best < 4:
+        _restart(g, 4)
+    _write_unique(g, b, 4, legal, d)
+
+
+cdef inline void _doubles_third(bg_movegen *g, const bg_board *b, uint32_t mine,
+                                int maxsrc) noexcept nogil:
+    """Play the third and fourth dice from b (sources <= maxsrc)."""
+    cdef int d = g.dice[0], src, dst
+    cdef bg_board nb
+    cdef uint32_t nm
+    cdef uint32_t legal = _sources(g, mine, maxsrc, d)
+    if not legal:
+        _doubles_leaf(g, b, 2)
+        return
+    while legal:
+        src = _pop_source(&legal)
+        dst = src - d if src > d else BG_OFF
+        if g.count_only:
+            # The last die needs only the mask of own checkers: no board.
+            nm = mine
+            if b.pt[src] == 1:
+                nm &= ~(<uint32_t>1 << src)
+            if dst:
+                nm |= <uint32_t>1 << dst
+            _doubles_count_last(g, nm, src)
+        else:
+            memcpy(&nb, b, sizeof(bg_board))
+            nm = _step(g, &nb, mine, 2, src, dst)
+            _doubles_last(g, &nb, nm, src)
+
+
+cdef void _doubles(bg_movegen *g, const bg_board *b, uint32_t mine, int depth,
+                   int maxsrc) noexcept nogil:
+    """Play dice[depth:] (depth 0 or 1) of a double in every legal way from b
+    (sources <= maxsrc)."""
+    cdef int d = g.dice[0], src, dst
+    cdef bg_board nb
+    cdef uint32_t nm
+    cdef uint32_t legal = _sources(g, mine, maxsrc, d)
+    if not legal:
+        _doubles_leaf(g, b, depth)
+        return
+    while legal:
+        src = _pop_source(&legal)
+        dst = src - d if src > d else BG_OFF
+        memcpy(&nb, b, sizeof(bg_board))
+        nm = _step(g, &nb, mine, depth, src, dst)
+        if depth == 1:
+            _doubles_third(g, &nb, nm, src)
+        else:
+            _doubles(g, &nb, nm, 1, src)
+
+
+# --- entry points ---------------------------------------------------------------
 
 cdef int bg_generate(bg_movegen *g, const bg_board *b, int d1, int d2,
                      bg_result *out, int capacity) noexcept nogil:
@@ -541,30 +851,27 @@ cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, char *board
     g.path.hits = 0
     # Keys are relative to b (b's key is 0): they only ever meet keys of the
     # same generation, so the board itself need not be hashed.
-    cdef uint64_t key = 0
     cdef uint32_t mine, blocked
     bg_masks(b.pt, &mine, &blocked)
     g.blocked = blocked & ~<uint32_t>1  # the opponent's bar is no point
+    g.movable[d1] = ~(g.blocked << d1) & ~((<uint32_t>2 << d1) - 1)
+    g.movable[d2] = ~(g.blocked << d2) & ~((<uint32_t>2 << d2) - 1)
     if d1 == d2:
         g.doubles = 1
         g.low_die_first = 0
-        g.ndice = 4
         g.dice[0] = d1
-        g.dice[1] = d1
-        g.dice[2] = d1
-        g.dice[3] = d1
-        _play(g, b, key, mine, 0, BG_BAR)
+        _doubles(g, b, mine, 0, BG_BAR)
     else:
         g.doubles = 0
         g.low_die_first = 0
-        g.ndice = 2
         g.dice[0] = d1
         g.dice[1] = d2
-        _play(g, b, key, mine, 0, BG_BAR)
+        _first_die(g, b, mine)
         g.dice[0] = d2
         g.dice[1] = d1
         g.low_die_first = 1
-        _play(g, b, key, mine, 0, BG_BAR)
+        if not _low_first_by_masks(g, b, mine):
+            _first_die(g, b, mine)
     if g.overflow:
         return -BG_ERR_OVERFLOW
     return g.count
