@@ -122,10 +122,14 @@ class _State:
     dice_state: object
 
 
-def _player(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise ValueError(f"{what} must be player 0 or 1, not {value!r}")
-    return value
+def dice_source(dice: int | DiceSource | None) -> DiceSource:
+    """A dice source from what :class:`Game` and :class:`~bgcore.Match` take:
+    a seed, a source with ``roll()``, or None for a fresh random seed."""
+    if dice is None or (isinstance(dice, int) and not isinstance(dice, bool)):
+        return Dice(dice)
+    if isinstance(dice, DiceSource):
+        return dice
+    raise TypeError(f"dice is a seed (int), a dice source with roll() or None, not {type(dice).__name__}")
 
 
 class Game:
@@ -190,12 +194,7 @@ class Game:
         self.cube_enabled = bool(cube) and variant != "tabla"
         self.max_cube = max_cube
         self.automatic_doubles = automatic_doubles
-        if dice is None or (isinstance(dice, int) and not isinstance(dice, bool)):
-            self._dice_source: DiceSource = Dice(dice)
-        elif isinstance(dice, DiceSource):
-            self._dice_source = dice
-        else:
-            raise TypeError(f"dice is a seed (int), a dice source with roll() or None, not {type(dice).__name__}")
+        self._dice_source = dice_source(dice)
         board = VARIANTS["standard" if variant == "tabla" else variant]
         self._state = _State(
             position=Position(board.board, checkers=board.checkers),

@@ -17,9 +17,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from .dice import Dice
 from .errors import IllegalActionError
-from .game import DiceSource, Game
+from .game import DiceSource, Game, dice_source
 
 __all__ = ["Match"]
 
@@ -53,9 +52,7 @@ class Match:
         self.beavers = bool(beavers)
         self.variant = variant
         self.max_cube = max_cube
-        if dice is None or (isinstance(dice, int) and not isinstance(dice, bool)):
-            dice = Dice(dice)
-        self._dice = dice
+        self._dice = dice_source(dice)
         self._games: list[Game] = []
         self._crawford_played = False
         self._games.append(self._game((0, 0)))
