@@ -60,10 +60,9 @@ cdef struct bg_movegen:
     int count
     int best               # priority of the results kept so far
     int overflow
-    int doubles
     int low_die_first      # non-doubles, second pass: the lower die played first
     int high_die
-    int dice[4]
+    int dice[2]            # the die played first, then the other (a double: dice[0])
     uint32_t blocked       # bit p: the opponent holds point p
     uint32_t movable[7]    # for each die rolled: the sources it takes to an open point
     bg_move path
@@ -857,12 +856,10 @@ cdef int _generate(bg_movegen *g, const bg_board *b, int d1, int d2, char *board
     g.movable[d1] = ~(g.blocked << d1) & ~((<uint32_t>2 << d1) - 1)
     g.movable[d2] = ~(g.blocked << d2) & ~((<uint32_t>2 << d2) - 1)
     if d1 == d2:
-        g.doubles = 1
         g.low_die_first = 0
         g.dice[0] = d1
         _doubles(g, b, mine, 0, BG_BAR)
     else:
-        g.doubles = 0
         g.low_die_first = 0
         g.dice[0] = d1
         g.dice[1] = d2
