@@ -2,7 +2,7 @@
 
 Positions come from seeded random self-play (:func:`bgcore.selfplay.selfplay_positions`),
 so they cover a game's phases in realistic proportions; each position is
-combined with all 21 rolls of :data:`bgcore.selfplay.ROLLS`.  The default
+combined with all 21 rolls of :data:`bgcore.rules.ROLLS`.  The default
 2,000 positions give 42,000 generations.  Generation ``i`` is position
 ``i // 21`` with roll ``i % 21``; every packed form below follows that order.
 
