@@ -69,6 +69,7 @@ extensions = [
     extension("bgcore._batch", "bg_rowbuf.c", numpy=True),  # batches over numpy arrays
     extension("bgcore._perft"),      # counting the game tree
     extension("bgcore.dice"),        # seeded dice and their C-level API
+    extension("bgcore._encode", numpy=True),  # pubeval, race scores and TD-Gammon inputs over arrays
 ]
 
 checks = DEBUG
