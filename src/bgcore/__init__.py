@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from . import batch
+from . import batch, encode
 from .dice import Dice
 from .errors import (
     IllegalActionError,
@@ -59,6 +59,7 @@ __all__ = [
     "eq_to_mwc",
     "mwc_to_eq",
     "batch",
+    "encode",
     "__version__",
 ]
 
