@@ -62,6 +62,8 @@ def extension(name: str, *c_sources: str, numpy: bool = False) -> Extension:
     )
 
 
+# The comments are aligned by hand.
+# fmt: off
 extensions = [
     extension("bgcore.movegen"),     # the generator and the C-level API
     extension("bgcore._pool"),       # native threads kept between jobs
@@ -71,6 +73,7 @@ extensions = [
     extension("bgcore.dice"),        # seeded dice and their C-level API
     extension("bgcore._encode", numpy=True),  # pubeval, race scores and TD-Gammon inputs over arrays
 ]
+# fmt: on
 
 checks = DEBUG
 setup(

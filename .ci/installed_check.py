@@ -22,12 +22,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     expected = Path(os.environ["BGCORE_EXPECT_PREFIX"]).resolve()
     # Every bgcore module the tests loaded, the package and its compiled extensions
     # (however many the extension is split into) included.
-    loaded = {name: module for name, module in sys.modules.items()
-              if (name == "bgcore" or name.startswith("bgcore.")) and getattr(module, "__file__", None)}
-    compiled = [name for name, module in loaded.items()
-                if module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))]
-    outside = [name for name, module in loaded.items()
-               if not Path(module.__file__).resolve().is_relative_to(expected)]
+    loaded = {
+        name: module
+        for name, module in sys.modules.items()
+        if (name == "bgcore" or name.startswith("bgcore.")) and getattr(module, "__file__", None)
+    }
+    compiled = [
+        name
+        for name, module in loaded.items()
+        if module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    ]
+    outside = [name for name, module in loaded.items() if not Path(module.__file__).resolve().is_relative_to(expected)]
     for name in ["bgcore", *sorted(compiled)]:
         if name in loaded:
             terminal.write_line(f"installed_check: {name}.__file__ = {loaded[name].__file__}")
@@ -42,5 +47,4 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             terminal.write_line(f"installed_check: FAIL: {problem}, not from {expected}", red=True, bold=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
     else:
-        terminal.write_line(f"installed_check: OK: {len(loaded)} bgcore modules, all from {expected}",
-                            green=True)
+        terminal.write_line(f"installed_check: OK: {len(loaded)} bgcore modules, all from {expected}", green=True)
