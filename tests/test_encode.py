@@ -115,13 +115,14 @@ def ref_pubeval(b, race: bool, checkers: int = 15) -> float:
 
 def ref_race_score(b, checkers: int = 15) -> float:
     mine = {p: b[p] for p in range(1, 26) if b[p] > 0}
-    theirs = {q: -b[q] for q in range(0, 25) if b[q] < 0}
     top = max(mine, default=0)
     off = checkers - sum(mine.values())
-    pips = sum(n * (25 - q) for q, n in theirs.items()) - sum(n * p for p, n in mine.items())
+    pips = -sum(n * p for p, n in mine.items())
     deep = sum(mine.get(p, 0) * (6 - p) for p in range(1, 7))
     gaps = sum(1 for p in range(1, 7) if p < top and p not in mine)
-    return pips + 4 * off - deep / 2 - 1.5 * gaps
+    blots = sum(1 for p in range(1, 25) if mine.get(p) == 1)
+    contact = not ref_is_race(b)
+    return pips + 4 * off - deep / 2 - 1.5 * gaps - (2 * blots if contact else 0)
 
 
 def units(n: int) -> list[float]:
@@ -287,7 +288,7 @@ def test_initial_position() -> None:
     # the 6-, 8-, 13- and 24-point units and nothing else).
     assert encode.pubeval(start) == pytest.approx(ref_pubeval(start, False), abs=1e-4)
     assert encode.pubeval(start) == pytest.approx(6.84055, abs=1e-4)
-    assert encode.race_score(start) == -7.5  # even pips, five empty home points
+    assert encode.race_score(start) == -174.5  # 167 pips, five empty home points
     x = encode.tesauro198(start)
     expected_mover = np.zeros(96)
     for p, n in ((6, 5), (8, 3), (13, 5), (24, 2)):
@@ -301,7 +302,7 @@ def test_all_off_and_bear_off_examples() -> None:
     done[20] = -15
     assert encode.pubeval(done) == np.float32(ALL_OFF)
     assert encode.pubeval(done, race=False) == np.float32(ALL_OFF)
-    assert encode.race_score(done) == 4 * 15 + 15 * 5
+    assert encode.race_score(done) == 4 * 15
     assert encode.tesauro198(done)[192:].tolist() == [0, 0, 1, 0, 1, 0]
     bear = [0] * 26
     bear[1], bear[2], bear[0] = 2, 1, -1  # two off-rolls left; an opponent checker on the bar
@@ -315,7 +316,7 @@ def test_all_off_and_bear_off_examples() -> None:
     by_hand = WC[117] + WC[111] + WC[120] / 2 + WC[121] * 12 / 15
     assert encode.pubeval(bear) == pytest.approx(by_hand, abs=1e-5)
     assert encode.pubeval(bear, race=True) == pytest.approx(WR[117] + WR[111] + WR[121] * 12 / 15, abs=1e-5)
-    assert encode.race_score(bear) == 1 * 25 - 4 + 4 * 12 - (2 * 5 + 4) / 2
+    assert encode.race_score(bear) == -4 + 4 * 12 - (2 * 5 + 4) / 2 - 2  # one blot
 
 
 def test_contact_rules() -> None:

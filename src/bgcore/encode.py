@@ -168,25 +168,34 @@ def race_score(boards: Boards, *, checkers: int = CHECKERS) -> npt.NDArray[np.fl
     """A race policy's score of each board: float32, higher is better for the mover.
 
     For the board after the mover's move, seen from the mover, with ``c[p]``
-    the mover's checkers on point p (the bar is 25), ``o[q]`` the opponent's
-    on the mover's point q (their bar is 0), ``off`` the mover's checkers
-    off and ``top`` the highest point holding a mover checker (0 when none)::
+    the mover's checkers on point p (the bar is 25), ``off`` the mover's
+    checkers off and ``top`` the highest point holding a mover checker (0
+    when none)::
 
-        score = sum o[q] * (25 - q) - sum c[p] * p     the pip counts' difference
+        score = - sum c[p] * p                         the mover's pips
+              - 2 * blots, in contact only             points 1..24 with one mover checker
               + 4 * off                                a bonus per checker off
               - 1/2 * sum(c[p] * (6 - p), p = 1..6)    checkers deep at home
               - 3/2 * gaps                             empty home points below top
 
     The moves of one roll take the same pips (but for bearing off with a
     larger die than needed), so the other terms choose among them: bear off,
-    keep checkers on the high home points, fill the gaps.  Hits raise the
-    opponent's pips.  Twice the score is an integer, so the value is exact.
+    keep checkers on the high home points, fill the gaps.  The opponent's
+    checkers do not count: a policy rewarded for hitting, on both sides,
+    plays games of millions of plies; the blots' term keeps it from leaving
+    blots everywhere in contact (it beats random play, but it is meant for
+    races).  Twice the score is an integer, so the
+    value is exact.
 
     >>> b = [0] * 26; b[6] = 3; b[4] = 2; b[24] = -5
-    >>> race_score(b).tolist()   # 5 - 26 pips, 10 off: 40, two checkers 2 deep, gaps 1, 2, 3, 5
-    11.0
-    >>> b[6] = b[4] = 0; race_score(b).tolist()    # all off: 5 + 4 * 15
-    65.0
+    >>> race_score(b).tolist()   # 26 pips, 10 off: 40, two checkers 2 deep, gaps 1, 2, 3, 5
+    6.0
+    >>> b[5] = 1; race_score(b).tolist()   # 5 more pips, one fewer off, one gap fewer, 1/2 deep
+    -2.0
+    >>> b[1] = -1; race_score(b).tolist()  # contact: now the blot on the 5 costs 2
+    -4.0
+    >>> b[6] = b[4] = b[5] = 0; race_score(b).tolist()    # all off: 4 * 15
+    60.0
     """
     b8, lead = _prepare(boards, checkers)
     return _encode.race_scores(b8, checkers).reshape(lead)
