@@ -72,6 +72,7 @@ extensions = [
     extension("bgcore._perft"),      # counting the game tree
     extension("bgcore.dice"),        # seeded dice and their C-level API
     extension("bgcore._encode", numpy=True),  # pubeval, race scores and TD-Gammon inputs over arrays
+    extension("bgcore._engine"),     # whole games in C: rollouts, self-play, duels
 ]
 # fmt: on
 
