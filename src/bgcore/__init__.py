@@ -27,7 +27,9 @@ from .match import Match
 from .met import eq_to_mwc, match_equity, mwc_to_eq
 from .move import Move
 from .position import GameResult, LegalMoves, Outcome, Position
+from .rollouts import RolloutResult, rollout
 from .rules import ROLLS, VARIANTS
+from .selfplay import DuelResult, duel
 
 try:
     from ._version import __version__
@@ -60,6 +62,10 @@ __all__ = [
     "mwc_to_eq",
     "batch",
     "encode",
+    "rollout",
+    "RolloutResult",
+    "duel",
+    "DuelResult",
     "__version__",
 ]
 

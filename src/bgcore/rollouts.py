@@ -1,0 +1,338 @@
+"""Rollouts: the outcome probabilities of a position, estimated by playing it
+out many times in the native engine.
+
+>>> from bgcore import Position, rollout
+>>> board = [0] * 26
+>>> board[1], board[24] = 3, -3     # each side's last three checkers on its ace point
+>>> result = rollout(Position(board), games=1296, policy="race")
+>>> round(result.probabilities[0], 4), result.stderr[0]   # exactly 1/6 + 5/6 * 5/6
+(0.8611, 0.0)
+
+The first two rolls decide this race, and stratification gives each of the
+1,296 pairs of them one game: the estimate is exact.
+
+A rollout is reproducible: the same start, policy and seed give the same
+result, to the last bit, whatever ``threads``, ``in_flight`` or ``executor``.
+Game ``i`` rolls from stream ``i`` of :class:`bgcore.Dice` (seed ``seed``),
+and with ``stratify`` (the default) its first two rolls are stratum
+``s = strata[i % 1296]`` of a permutation of the 36 x 36 pairs of rolls drawn
+for its block of 1,296 games (gnubg's quasi-random dice, rotated per block).
+
+Statistics.  Each game gives a vector ``y`` of the five outputs (0 or 1 for a
+game played out; the evaluator's probabilities for a truncated one).  The
+estimate is their mean.  Without stratification the standard errors are the
+sample standard deviations over the square root of the games.  With it, a full
+block has one game per stratum and the spread between strata must not count:
+its variance is estimated from pairs of strata whose rolls are alike (the same
+first roll; for the reply, a-b paired with b-a, which leads to the same results,
+and the doubles 1-1 with 2-2, 3-3 with 4-4, 5-5 with 6-6), as the sum of the
+pairs' squared differences (the collapsed-strata estimator, slightly
+conservative through the doubles' pairs).  The games of a last, partial block
+are a random subset of the strata and count with the plain sample variance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import _engine
+from .errors import IllegalActionError
+from .policy import Evaluator, Policy, check_evaluator, check_int, check_policy
+from .position import Position
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["rollout", "RolloutResult", "BLOCK"]
+
+#: Games per block of the stratified first rolls: every pair of a roll (36
+#: ordered rolls) and its reply.
+BLOCK = 1296
+
+_OUTPUTS = ("win", "win gammon", "win backgammon", "lose gammon", "lose backgammon")
+# Cubeless money equity = 2 win - 1 + (wg - lg) + (wbg - lbg), as gnubg.
+_EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+_MAX_SEED = 2**64 - 1
+
+
+def _pair_strata() -> tuple[np.ndarray, np.ndarray]:
+    """The 648 pairs of alike strata (see the module docstring)."""
+    lo: list[int] = []
+    hi: list[int] = []
+    for s in range(BLOCK):
+        first, reply = divmod(s, 36)
+        a, b = divmod(reply, 6)
+        partner = b * 6 + a if a != b else (a ^ 1) * 7
+        t = first * 36 + partner
+        if s < t:
+            lo.append(s)
+            hi.append(t)
+    return np.array(lo), np.array(hi)
+
+
+_PAIRS = _pair_strata()
+
+
+@dataclass(frozen=True)
+class _Stats:
+    """Sufficient statistics of consecutive blocks, one row per block."""
+
+    games: np.ndarray  # (b,) games in the block
+    sums: np.ndarray  # (b, 5) sum of y
+    squares: np.ndarray  # (b, 5, 5) sum of y y^T
+    pairs: np.ndarray  # (b, 5, 5) sum over pairs of strata of d d^T (full, stratified blocks)
+
+
+def _outer_sum(v: np.ndarray) -> np.ndarray:
+    """The sum of the rows' outer products, added row by row (not by BLAS,
+    whose order of additions may depend on the machine and the alignment):
+    a block's statistics are the same bits wherever it was played."""
+    return np.asarray((v[:, :, None] * v[:, None, :]).sum(axis=0))
+
+
+def _block_stats(y: np.ndarray, first: int, seed: int, stratify: bool) -> _Stats:
+    """The statistics of games first .. first + len(y) - 1 (first a multiple of BLOCK)."""
+    n = len(y)
+    starts = range(0, n, BLOCK)
+    games = np.array([min(BLOCK, n - s) for s in starts], dtype=np.int64)
+    sums = np.stack([y[s : s + BLOCK].sum(axis=0) for s in starts]) if n else np.zeros((0, 5))
+    squares = np.stack([_outer_sum(y[s : s + BLOCK]) for s in starts]) if n else np.zeros((0, 5, 5))
+    pairs = np.zeros((len(games), 5, 5))
+    if stratify:
+        lo, hi = _PAIRS
+        for k, s in enumerate(starts):
+            if games[k] == BLOCK:
+                game_of = np.argsort(_engine.strata(seed, (first + s) // BLOCK))  # stratum -> game
+                d = y[s + game_of[lo]] - y[s + game_of[hi]]
+                pairs[k] = _outer_sum(d)
+    return _Stats(games, sums, squares, pairs)
+
+
+def _merge(parts: Sequence[_Stats]) -> _Stats:
+    return _Stats(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("games", "sums", "squares", "pairs")))
+
+
+def _estimate(stats: _Stats, stratify: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The mean of y and its covariance matrix."""
+    n = int(stats.games.sum())
+    mean = stats.sums.sum(axis=0) / n
+    if n < 2:
+        return mean, np.full((5, 5), math.nan)
+    per_game = (stats.squares.sum(axis=0) - n * np.outer(mean, mean)) / (n - 1)
+    if stratify:
+        full = stats.games == BLOCK
+        total = stats.pairs[full].sum(axis=0) + stats.games[~full].sum() * per_game
+    else:
+        total = n * per_game
+    return mean, total / n**2
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """A rollout's estimates, from the view of the player on roll at the start.
+
+    ``probabilities``: win, win gammon, win backgammon, lose gammon, lose
+    backgammon (gammons include backgammons), as gnubg's outputs; ``stderr``
+    their standard errors.  ``equity``: cubeless money equity
+    (``2 win - 1 + wg - lg + wbg - lbg``) and ``equity_stderr``.  ``mwc``:
+    the match winning chance (cubeless, the cube where it is) when the start
+    was a :class:`~bgcore.Game` at a match score, else None.
+    """
+
+    probabilities: tuple[float, float, float, float, float]
+    stderr: tuple[float, float, float, float, float]
+    equity: float
+    equity_stderr: float
+    games: int
+    seed: int
+    mwc: float | None = None
+    mwc_stderr: float | None = None
+
+    def __str__(self) -> str:
+        estimates = zip(_OUTPUTS, self.probabilities, self.stderr, strict=True)
+        rows = [f"{name:>16}  {p:8.5f} ± {e:.5f}" for name, p, e in estimates]
+        rows.append(f"{'equity':>16}  {self.equity:+8.5f} ± {self.equity_stderr:.5f}")
+        if self.mwc is not None:
+            rows.append(f"{'mwc':>16}  {self.mwc:8.5f} ± {self.mwc_stderr:.5f}")
+        return f"rollout of {self.games} games, seed {self.seed}\n" + "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What every task of a rollout needs (picklable, for executors)."""
+
+    board: bytes
+    checkers: int
+    seed: int
+    policy: Policy
+    truncate: int
+    evaluator: Evaluator | None
+    stratify: bool
+    in_flight: int
+    threads: int
+
+
+def _play(spec: _Spec, first: int, count: int) -> _Stats:
+    """Games first .. first + count - 1 of a rollout, as block statistics."""
+    y, _, _ = _engine.play_games(
+        spec.board,
+        spec.checkers,
+        spec.seed,
+        first,
+        count,
+        (spec.policy, spec.policy),
+        truncate=spec.truncate,
+        evaluator=spec.evaluator,
+        stratify=spec.stratify,
+        lanes=spec.in_flight,
+        threads=spec.threads,
+    )
+    return _block_stats(y, first, spec.seed, spec.stratify)
+
+
+def _start_position(start: object) -> tuple[Position, Game | None]:
+    from .game import Game
+
+    if isinstance(start, Position):
+        return start, None
+    if not isinstance(start, Game):
+        raise TypeError(f"a rollout starts from a Position or a Game, not {type(start).__name__}")
+    if start.is_over():
+        raise IllegalActionError("the game is over: there is nothing to roll out")
+    if start.opening:
+        raise IllegalActionError("the game has not begun: roll out a Position, or a Game after the opening roll")
+    if start.dice is not None or start.doubled or start.resigned is not None:
+        raise IllegalActionError("a rollout starts before the roll: this game has rolled, or awaits an answer")
+    return start.position, start
+
+
+def _chunks(games: int, blocks_per_chunk: int) -> Iterator[tuple[int, int]]:
+    step = blocks_per_chunk * BLOCK
+    for first in range(0, games, step):
+        yield first, min(step, games - first)
+
+
+def rollout(
+    start: Position | Game,
+    *,
+    games: int = 1296,
+    policy: Policy = "pubeval",
+    seed: int = 0,
+    truncate: int | None = None,
+    evaluator: Evaluator | None = None,
+    stratify: bool = True,
+    threads: int = 1,
+    executor: Executor | Any | None = None,
+    progress: bool = False,
+    in_flight: int = 256,
+) -> RolloutResult:
+    """Roll out ``start``: play it to the end ``games`` times and average.
+
+    ``start`` is a :class:`~bgcore.Position` (the player on roll, before the
+    roll) or a :class:`~bgcore.Game` before its player's roll, whose score and
+    cube give the match winning chance.  The games are cubeless; both sides
+    play ``policy`` (see :mod:`bgcore.policy`).
+
+    ``truncate=n`` stops each game after n plies and scores it with
+    ``evaluator`` (see :data:`bgcore.policy.Evaluator`).  ``stratify`` spreads
+    the first two rolls over all 1,296 pairs (see the module docstring).
+    ``threads`` native threads play at once; ``executor`` (any
+    :class:`concurrent.futures.Executor`, or a ``dask.distributed.Client``)
+    plays blocks of games on its workers instead, each with ``threads``
+    threads: the result is the same to the last bit.  A Python policy or
+    evaluator must then be picklable, and bgcore installed on the workers.
+    ``progress`` shows a progress bar with games/s and the current equity.
+    ``in_flight``: games each thread plays at once (a Python policy scores
+    all their candidates in one call).
+    """
+    position, game = _start_position(start)
+    games = check_int(games, "games", 1)
+    seed = check_int(seed, "seed", 0, _MAX_SEED)
+    threads = check_int(threads, "threads", 1, 64)
+    in_flight = check_int(in_flight, "in_flight", 1)
+    plies = -1 if truncate is None else check_int(truncate, "truncate", 0)
+    if position.is_game_over():
+        raise IllegalActionError("the position is a finished game: there is nothing to roll out")
+    spec = _Spec(
+        board=position.to_array().tobytes(),
+        checkers=position.checkers,
+        seed=seed,
+        policy=check_policy(policy),
+        truncate=plies,
+        evaluator=check_evaluator(evaluator, truncate),
+        stratify=bool(stratify),
+        in_flight=in_flight,
+        threads=threads,
+    )
+    parts: list[_Stats] = []
+    bar = _progress_bar(games) if progress else None
+    try:
+        if executor is None:
+            for first, count in _chunks(games, 2 * threads):
+                parts.append(_play(spec, first, count))
+                _update(bar, parts, count, spec.stratify)
+        else:
+            nblocks = -(-games // BLOCK)
+            futures = [executor.submit(_play, spec, first, count) for first, count in _chunks(games, -(-nblocks // 64))]
+            for future in futures:
+                parts.append(future.result())
+                _update(bar, parts, int(parts[-1].games.sum()), spec.stratify)
+    finally:
+        if bar is not None:
+            bar.close()
+    return _result(_merge(parts), spec, game)
+
+
+def _progress_bar(games: int) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=games, unit="game", desc="rollout", smoothing=0.1)
+
+
+def _update(bar: Any, parts: list[_Stats], count: int, stratify: bool) -> None:
+    if bar is None:
+        return
+    mean, cov = _estimate(_merge(parts), stratify)
+    bar.set_postfix_str(f"equity {_EQUITY @ mean - 1:+.4f} ± {math.sqrt(max(_EQUITY @ cov @ _EQUITY, 0.0)):.4f}")
+    bar.update(count)
+
+
+def _linear(f: Any) -> tuple[float, np.ndarray]:
+    """f (affine in the five outputs, defined on valid ones) as constant + gradient."""
+    base = f((0.0, 0.0, 0.0, 0.0, 0.0))
+    win = f((1.0, 0.0, 0.0, 0.0, 0.0))
+    wg = f((1.0, 1.0, 0.0, 0.0, 0.0))
+    lg = f((0.0, 0.0, 0.0, 1.0, 0.0))
+    grad = [win - base, wg - win, f((1.0, 1.0, 1.0, 0.0, 0.0)) - wg, lg - base, f((0.0, 0.0, 0.0, 1.0, 1.0)) - lg]
+    return base, np.array(grad)
+
+
+def _sd(cov: np.ndarray, a: np.ndarray) -> float:
+    v = float(a @ cov @ a)
+    return math.sqrt(max(v, 0.0)) if not math.isnan(v) else math.nan
+
+
+def _result(stats: _Stats, spec: _Spec, game: Game | None) -> RolloutResult:
+    mean, cov = _estimate(stats, spec.stratify)
+    stderr = [math.sqrt(max(v, 0.0)) if not math.isnan(v) else math.nan for v in np.diag(cov)]
+    mwc = mwc_stderr = None
+    if game is not None and game.match_length:
+        base, grad = _linear(game.mwc)
+        mwc, mwc_stderr = float(base + grad @ mean), _sd(cov, grad)
+    p = tuple(float(v) for v in mean)
+    return RolloutResult(
+        probabilities=p,  # type: ignore[arg-type]
+        stderr=tuple(stderr),  # type: ignore[arg-type]
+        equity=float(_EQUITY @ mean - 1.0),
+        equity_stderr=_sd(cov, _EQUITY),
+        games=int(stats.games.sum()),
+        seed=spec.seed,
+        mwc=mwc,
+        mwc_stderr=mwc_stderr,
+    )
