@@ -1,6 +1,17 @@
-"""Seeded random self-play: reproducible positions from every phase of a game.
+"""Self-play: whole games between policies in the native engine.
 
-Used to build test and benchmark corpora.
+:func:`play` records every position met, for training value networks;
+:func:`duel` sets two policies against each other on the same dice.
+
+>>> data = play(20, "pubeval", seed=1)
+>>> data.boards.shape[1], int(data.game[-1]), bool((data.ply[data.game == 0] == range((data.game == 0).sum())).all())
+(26, 19, True)
+>>> result = duel("pubeval", "random", games=200, seed=1)
+>>> result.wins[0] > result.wins[1]
+True
+
+:func:`selfplay_positions` is the pure-Python sampler of positions that the
+test and benchmark corpora are built from.
 
 >>> positions = selfplay_positions(5, seed=1)
 >>> len(positions), positions[0] == Position.initial()
@@ -9,11 +20,152 @@ Used to build test and benchmark corpora.
 
 from __future__ import annotations
 
+import math
 import random
+from dataclasses import dataclass
 
+import numpy as np
+
+from . import _engine
+from .policy import Policy, check_int, check_policy
 from .position import Position
 
-__all__ = ["selfplay_positions", "heuristic_score"]
+__all__ = ["play", "SelfPlay", "duel", "DuelResult", "selfplay_positions", "heuristic_score"]
+
+_MAX_SEED = 2**64 - 1
+
+
+def _start(start: Position | None) -> tuple[Position, bool]:
+    """The start position and whether its first roll is an opening roll."""
+    if start is None:
+        return Position.initial(), True
+    if not isinstance(start, Position):
+        raise TypeError(f"start must be a Position or None, not {type(start).__name__}")
+    if start.is_game_over():
+        raise ValueError("start is a finished game")
+    return start, False
+
+
+def _points(y: np.ndarray) -> np.ndarray:
+    """Each game's points for player 0 (+1 to +3 won, -1 to -3 lost) from its outcome."""
+    points: np.ndarray = np.where(y[:, 0] > 0, 1 + y[:, 1] + y[:, 2], -(1 + y[:, 3] + y[:, 4])).astype(np.int8)
+    return points
+
+
+@dataclass(frozen=True)
+class SelfPlay:
+    """The positions of self-played games, one row each, games in order and
+    each game's positions from its start.
+
+    ``boards`` (int8 (n, 26)): the position before each roll, seen by the
+    player on roll; ``game`` (int64), ``ply`` (int32, from 0) and ``player``
+    (int8: 0 for the player who moved first, else 1) of each row;
+    ``results`` (int8, one per game): the points player 0 won (1 to 3) or lost
+    (-1 to -3).  The final positions, where nobody rolls, are not rows.
+    """
+
+    boards: np.ndarray
+    game: np.ndarray
+    ply: np.ndarray
+    player: np.ndarray
+    results: np.ndarray
+
+
+def play(
+    games: int, policy: Policy = "pubeval", seed: int = 0, *, start: Position | None = None, threads: int = 1
+) -> SelfPlay:
+    """Play ``games`` games of ``policy`` against itself and record them.
+
+    From the initial position (``start=None``) the first roll is an opening
+    roll (no doubles); from another ``start`` its player on roll rolls as
+    usual.  Game ``i`` rolls from stream ``i`` of :class:`bgcore.Dice`
+    (``seed``): the data do not depend on ``threads``.
+    """
+    games = check_int(games, "games", 0)
+    seed = check_int(seed, "seed", 0, _MAX_SEED)
+    threads = check_int(threads, "threads", 1, 64)
+    position, opening = _start(start)
+    policy = check_policy(policy)
+    y, _, records = _engine.play_games(
+        position.to_array().tobytes(),
+        position.checkers,
+        seed,
+        0,
+        games,
+        (policy, policy),
+        opening=opening,
+        record=True,
+        threads=threads,
+    )
+    assert records is not None
+    boards, game, ply = records
+    order = np.lexsort((ply, game))
+    ply = ply[order]
+    return SelfPlay(boards[order], game[order], ply, (ply & 1).astype(np.int8), _points(y))
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """The outcome of :func:`duel`, for ``policy_a``.
+
+    ``points``: mean points per game won by ``policy_a`` (negative when it
+    lost more), ``stderr`` its standard error (from pairs of games on the same
+    dice, which cancels most of the luck), ``wins``: games won by ``policy_a``
+    and by ``policy_b``, and ``games``.
+    """
+
+    points: float
+    stderr: float
+    wins: tuple[int, int]
+    games: int
+
+
+def duel(
+    policy_a: Policy,
+    policy_b: Policy,
+    games: int = 1000,
+    seed: int = 0,
+    *,
+    start: Position | None = None,
+    threads: int = 1,
+) -> DuelResult:
+    """Duplicate play: ``games`` games of ``policy_a`` against ``policy_b``.
+
+    Games 2k and 2k + 1 are played on the same dice with the colours swapped:
+    ``policy_a`` moves first in the even games, ``policy_b`` in the odd ones.
+    ``games`` counts games, not pairs (an odd count leaves the last one
+    unpaired).
+    """
+    games = check_int(games, "games", 1)
+    seed = check_int(seed, "seed", 0, _MAX_SEED)
+    threads = check_int(threads, "threads", 1, 64)
+    position, opening = _start(start)
+    policies = (check_policy(policy_a, "policy_a"), check_policy(policy_b, "policy_b"))
+    y, _, _ = _engine.play_games(
+        position.to_array().tobytes(),
+        position.checkers,
+        seed,
+        0,
+        games,
+        policies,
+        opening=opening,
+        duel=True,
+        threads=threads,
+    )
+    points = _points(y).astype(np.float64)
+    points[1::2] *= -1  # policy_a is player 1 in the odd games
+    # Units: each pair's two games (and a last, unpaired game); the ratio
+    # estimator's standard error over units.
+    sums = np.add.reduceat(points, np.arange(0, games, 2))
+    sizes = np.add.reduceat(np.ones(games), np.arange(0, games, 2))
+    mean = float(points.mean())
+    units = len(sums)
+    if units > 1:
+        stderr = math.sqrt(float(((sums - mean * sizes) ** 2).sum()) / (units * (units - 1))) / float(sizes.mean())
+    else:
+        stderr = math.nan
+    won = int((points > 0).sum())
+    return DuelResult(points=mean, stderr=stderr, wins=(won, games - won), games=games)
 
 
 def heuristic_score(board: tuple[int, ...]) -> float:

@@ -1,0 +1,117 @@
+"""Self-play records and duels, played by the native engine."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from bgcore import DuelResult, Position, duel
+from bgcore.rules import ROLLS
+from bgcore.selfplay import SelfPlay, play
+
+
+def successors(pos: Position) -> set[Position]:
+    """Every position the opponent may face after any roll of ``pos``."""
+    return {child for dice in ROLLS for child in pos.children(dice)}
+
+
+@pytest.mark.parametrize("policy", ["random", "pubeval", "race"])
+def test_records_are_whole_games_in_order(policy: str) -> None:
+    data = play(12, policy, seed=3)
+    assert isinstance(data, SelfPlay)
+    n = len(data.boards)
+    assert data.boards.shape == (n, 26) and data.boards.dtype == np.int8
+    assert data.game.shape == data.ply.shape == data.player.shape == (n,)
+    assert sorted(set(data.game.tolist())) == list(range(12))
+    assert (np.diff(data.game) >= 0).all()
+    for g in range(12):
+        rows = np.flatnonzero(data.game == g)
+        assert data.ply[rows].tolist() == list(range(len(rows)))
+        assert (data.player[rows] == data.ply[rows] % 2).all()
+        positions = [Position.from_array(b) for b in data.boards[rows]]
+        assert positions[0] == Position.initial()
+        for before, after in itertools.pairwise(positions):
+            assert after in successors(before)
+        # The last player on roll bears off their last checker and wins.
+        last = positions[-1]
+        finals = [c for c in successors(last) if c.is_game_over()]
+        assert finals, "the game's last position cannot end it"
+        winner = int(data.player[rows[-1]])
+        points = int(data.results[g])
+        assert (points > 0) == (winner == 0)
+        assert abs(points) in {int(c.result().outcome) for c in finals}
+
+
+def test_the_opening_roll_has_no_doubles() -> None:
+    """The first move of each game moves the pips of a non-double (3 to 11):
+    with doubles allowed some would move 12 to 24."""
+    data = play(300, "pubeval", seed=1)
+    first = data.boards[data.ply == 1]
+    moved = [167 - Position.from_array(b).pip_count()[1] for b in first]
+    assert set(moved) <= set(range(3, 12)) and len(set(moved)) > 5
+
+
+def test_same_seed_same_data_whatever_the_threads() -> None:
+    a = play(40, "random", seed=9)
+    b = play(40, "random", seed=9, threads=2)
+    for field in ("boards", "game", "ply", "player", "results"):
+        assert np.array_equal(getattr(a, field), getattr(b, field))
+    c = play(40, "random", seed=10)
+    assert not np.array_equal(a.results, c.results) or not np.array_equal(a.boards, c.boards)
+
+
+def test_play_from_a_given_start() -> None:
+    board = [0] * 26
+    board[1] = 3
+    board[24] = -3
+    data = play(50, "race", seed=2, start=Position(board))
+    assert (data.boards[data.ply == 0] == np.array(board, dtype=np.int8)).all()
+    assert set(data.results.tolist()) <= {1, -1}
+
+
+def test_pubeval_beats_random_in_duplicate_play() -> None:
+    result = duel("pubeval", "random", games=1000, seed=2026)
+    assert isinstance(result, DuelResult)
+    assert result.games == 1000 and sum(result.wins) == 1000
+    assert result.wins[0] >= 950
+    assert result.points > 1.0 and result.stderr < 0.1
+
+
+def test_a_deterministic_policy_against_itself_is_an_exact_draw() -> None:
+    """Each pair plays the same dice with the colours swapped: the same
+    policy on both sides replays the same game, won once by each."""
+    result = duel("pubeval", "pubeval", games=200, seed=5)
+    assert result.points == 0.0 and result.stderr == 0.0 and result.wins == (100, 100)
+
+
+def test_duel_sides_are_swapped() -> None:
+    a = duel("race", "random", games=301, seed=8)
+    b = duel("random", "race", games=301, seed=8)
+    assert a.points > 0 > b.points
+    assert a.wins[0] > a.wins[1] and b.wins[0] < b.wins[1]
+    assert duel("race", "random", games=301, seed=8, threads=2) == a
+
+
+def test_a_python_policy_duels_a_builtin_one() -> None:
+    from bgcore import encode
+
+    mirror = duel(lambda c, o: encode.pubeval(c), "pubeval", games=100, seed=4)
+    assert mirror.points == 0.0
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: play(-1), "games must be >= 0"),
+        (lambda: play(3, "strong"), "policy must be one of"),
+        (lambda: play(3, seed=-2), "seed must be 0 to"),
+        (lambda: duel("random", 3), "policy_b must be one of"),
+        (lambda: duel("random", "random", games=0), "games must be >= 1"),
+        (lambda: play(3, start=Position([0] * 6 + [-15] + [0] * 19)), "finished game"),
+    ],
+)
+def test_bad_arguments(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
