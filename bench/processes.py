@@ -1,7 +1,8 @@
 """The machine's own 2-core scaling for bgcore's code, without threads.
 
-:class:`CountingProcesses` keeps worker processes, each holding the corpus,
-that run ``bgcore.batch.count`` (one thread) over it on demand.  Timing one of
+:class:`WorkerProcesses` keeps worker processes that each run one task on
+demand; :class:`CountingProcesses` is the one whose workers hold the corpus
+and run ``bgcore.batch.count`` (one thread) over it.  Timing one of
 them alone against two at once shows how much a second core adds to this very
 code when nothing is shared: on a shared virtual machine the host may run the
 two virtual CPUs on one physical core's two hyperthreads, or slow one of them,
@@ -23,26 +24,32 @@ ValueError: processes must be >= 1, not 0
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable
 from multiprocessing.connection import Connection
+from typing import Any
 
 import numpy as np
 
-__all__ = ["CountingProcesses"]
+__all__ = ["WorkerProcesses", "CountingProcesses"]
 
 
-def _serve(conn: Connection, boards: np.ndarray, dice: np.ndarray) -> None:
-    """A worker: count the corpus each time it is asked, until told to stop (None)."""
+def _serve(conn: Connection, task: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """A worker: run the task each time it is asked, until told to stop (None)."""
+    while conn.recv() is not None:
+        conn.send(task(*args))
+
+
+def _count(boards: np.ndarray, dice: np.ndarray) -> int:
     from bgcore import batch
 
-    while conn.recv() is not None:
-        conn.send(int(batch.count(boards, dice).sum()))
+    return int(batch.count(boards, dice).sum())
 
 
-class CountingProcesses:
-    """``processes`` worker processes (started with ``spawn``), each counting
-    ``boards``/``dice`` with ``bgcore.batch.count`` when asked."""
+class WorkerProcesses:
+    """``processes`` worker processes (started with ``spawn``), each running
+    ``task(*args)`` (a module-level function) when asked."""
 
-    def __init__(self, boards: np.ndarray, dice: np.ndarray, processes: int = 2) -> None:
+    def __init__(self, task: Callable[..., Any], args: tuple[Any, ...], processes: int = 2) -> None:
         if processes < 1:
             raise ValueError(f"processes must be >= 1, not {processes}")
         context = multiprocessing.get_context("spawn")
@@ -50,19 +57,19 @@ class CountingProcesses:
         self._procs = []
         for _ in range(processes):
             ours, theirs = context.Pipe()
-            proc = context.Process(target=_serve, args=(theirs, boards, dice), daemon=True)
+            proc = context.Process(target=_serve, args=(theirs, task, args), daemon=True)
             proc.start()
             self._conns.append(ours)
             self._procs.append(proc)
 
-    def count(self, processes: int) -> int:
-        """Total results counted by the first ``processes`` workers, all at once."""
+    def run(self, processes: int) -> list[Any]:
+        """The task's results from the first ``processes`` workers, run all at once."""
         if not 1 <= processes <= len(self._conns):
             raise ValueError(f"processes must be 1-{len(self._conns)}, not {processes}")
         conns = self._conns[:processes]
         for conn in conns:
             conn.send(True)
-        return sum(conn.recv() for conn in conns)
+        return [conn.recv() for conn in conns]
 
     def close(self) -> None:
         """Stop the workers and wait for them."""
@@ -73,8 +80,19 @@ class CountingProcesses:
             conn.close()
         self._conns, self._procs = [], []
 
-    def __enter__(self) -> CountingProcesses:
+    def __enter__(self) -> WorkerProcesses:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class CountingProcesses(WorkerProcesses):
+    """Worker processes that each count ``boards``/``dice`` with ``bgcore.batch.count``."""
+
+    def __init__(self, boards: np.ndarray, dice: np.ndarray, processes: int = 2) -> None:
+        super().__init__(_count, (boards, dice), processes)
+
+    def count(self, processes: int) -> int:
+        """Total results counted by the first ``processes`` workers, all at once."""
+        return sum(self.run(processes))

@@ -112,6 +112,7 @@ ctypedef struct bg_worker:
     int32_t *rec_ply
     int64_t nrec, rec_cap
     int oom
+    char apart[64]         # keeps the next worker's hot fields off this one's last cache line
 
 
 cdef void _strata(uint64_t seed, int64_t block, uint16_t *perm) noexcept nogil:
