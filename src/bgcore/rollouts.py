@@ -271,36 +271,56 @@ def rollout(
         threads=threads,
     )
     parts: list[_Stats] = []
-    bar = _progress_bar(games) if progress else None
+    bar = _Progress(games, spec.stratify) if progress else None
     try:
         if executor is None:
             for first, count in _chunks(games, 2 * threads):
                 parts.append(_play(spec, first, count))
-                _update(bar, parts, count, spec.stratify)
+                if bar is not None:
+                    bar.update(parts)
         else:
             nblocks = -(-games // BLOCK)
             futures = [executor.submit(_play, spec, first, count) for first, count in _chunks(games, -(-nblocks // 64))]
             for future in futures:
                 parts.append(future.result())
-                _update(bar, parts, int(parts[-1].games.sum()), spec.stratify)
+                if bar is not None:
+                    bar.update(parts)
     finally:
         if bar is not None:
             bar.close()
     return _result(_merge(parts), spec, game)
 
 
-def _progress_bar(games: int) -> Any:
-    from tqdm.auto import tqdm
+class _Progress:
+    """A rich progress bar on stderr: games, games/s and the equity so far."""
 
-    return tqdm(total=games, unit="game", desc="rollout", smoothing=0.1)
+    def __init__(self, games: int, stratify: bool) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+        self.stratify = stratify
+        self.progress = Progress(
+            TextColumn("rollout"),
+            BarColumn(bar_width=20),
+            MofNCompleteColumn(),
+            TextColumn("games  {task.fields[rate]} games/s  equity {task.fields[equity]}"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+        self.task = self.progress.add_task("rollout", total=games, rate="-", equity="-")
+        self.progress.start()
 
-def _update(bar: Any, parts: list[_Stats], count: int, stratify: bool) -> None:
-    if bar is None:
-        return
-    mean, cov = _estimate(_merge(parts), stratify)
-    bar.set_postfix_str(f"equity {_EQUITY @ mean - 1:+.4f} ± {math.sqrt(max(_EQUITY @ cov @ _EQUITY, 0.0)):.4f}")
-    bar.update(count)
+    def update(self, parts: list[_Stats]) -> None:
+        stats = _merge(parts)
+        mean, cov = _estimate(stats, self.stratify)
+        done = int(stats.games.sum())
+        elapsed = self.progress.tasks[0].elapsed or 0.0
+        rate = f"{done / elapsed:,.0f}" if elapsed > 0 else "-"
+        equity = f"{_EQUITY @ mean - 1:+.4f} ± {_sd(cov, _EQUITY):.4f}"
+        self.progress.update(self.task, completed=done, rate=rate, equity=equity)
+
+    def close(self) -> None:
+        self.progress.stop()
 
 
 def _linear(f: Any) -> tuple[float, np.ndarray]:
