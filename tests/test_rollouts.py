@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import pickle
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
@@ -12,6 +13,11 @@ import pytest
 
 from bgcore import Game, IllegalActionError, Position, rollout
 from bgcore.rollouts import BLOCK, RolloutResult
+
+
+# Worker processes start fresh (spawn): forking a process whose native
+# threads may hold a lock (the sanitizers' allocator, say) can deadlock the child.
+SPAWN = multiprocessing.get_context("spawn")
 
 
 def ace_race(mine: int, theirs: int) -> Position:
@@ -121,7 +127,7 @@ def test_executors_give_the_same_bits() -> None:
     base = rollout(start, games=games, policy="race", seed=3)
     with ThreadPoolExecutor(2) as pool:
         assert rollout(start, games=games, policy="race", seed=3, executor=pool) == base
-    with ProcessPoolExecutor(2) as pool:
+    with ProcessPoolExecutor(2, mp_context=SPAWN) as pool:
         assert rollout(start, games=games, policy="race", seed=3, executor=pool) == base
 
 
@@ -143,7 +149,7 @@ def test_a_python_policy_sees_every_game_in_flight() -> None:
     r = rollout(Position.initial(), games=500, policy=policy, seed=2, in_flight=100)
     assert max(calls) == 100
     assert r == rollout(Position.initial(), games=500, policy=numpy_race, seed=2, threads=2)
-    with ProcessPoolExecutor(2) as pool:
+    with ProcessPoolExecutor(2, mp_context=SPAWN) as pool:
         assert rollout(Position.initial(), games=500, policy=numpy_race, seed=2, executor=pool) == r
 
 
