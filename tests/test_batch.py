@@ -332,6 +332,33 @@ def test_a_small_batch_does_not_take_the_kept_buffer(corpus) -> None:
     batch.release_buffers()
 
 
+def test_buffers_of_a_few_sizes_are_kept_side_by_side(corpus) -> None:
+    """Batches that alternate between sizes each find a buffer of their own
+    size kept (a larger one does not evict a smaller one), up to four: the
+    least recently released goes first."""
+    _, boards, dice = corpus
+
+    def run(tiles: int, threads: int = 1) -> int:
+        children = batch.generate(np.concatenate([boards] * tiles), np.concatenate([dice] * tiles), threads=threads)[0]
+        return int(children.__array_interface__["data"][0])
+
+    def reserved(tiles: int) -> int:
+        return 26 * batch._RESERVE_PER_ROW * len(boards) * tiles
+
+    sizes = (20, 8, 3)  # each less than half the one before, and all over 2 MiB reserved
+    assert reserved(sizes[-1]) > 2 << 20
+    batch.release_buffers()
+    addresses = {k: run(k) for k in sizes}
+    for threads in (2, 1):
+        assert {k: run(k, threads) for k in sizes} == addresses  # each reused its own
+        assert _batch.kept_buffers() == [reserved(k) for k in sizes]
+    run(45)
+    run(100)
+    assert _batch.kept_buffers() == [reserved(k) for k in (8, 3, 45, 100)]
+    batch.release_buffers()
+    assert _batch.kept_buffers() == []
+
+
 def test_a_batch_runs_once_and_its_threads_all_finish(corpus) -> None:
     """run() hands work to native threads and returns when every one is done: the
     counts are all written, whatever the number of threads."""

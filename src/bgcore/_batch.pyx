@@ -40,6 +40,7 @@ cdef extern from "bg_rowbuf.h":
     char *bg_buf_obtain(size_t n) noexcept
     void bg_buf_release(void *data) noexcept
     void bg_buf_forget() noexcept
+    int bg_buf_kept(size_t *capacities, int max) noexcept
     void bg_buf_trim(char *data, size_t used) noexcept nogil
 
 
@@ -736,6 +737,14 @@ cdef class Batch:
             _batch_place(job, &job.workers[i])  # every place is known now, and fits
         job.result.rows = total
         return _take_rows(&job.result)
+
+
+def kept_buffers():
+    """The capacities in bytes of the result buffers kept for reuse, the least
+    recently released first."""
+    cdef size_t caps[16]
+    cdef int n = min(bg_buf_kept(caps, 16), 16)
+    return [caps[i] for i in range(n)]
 
 
 def release_buffers():

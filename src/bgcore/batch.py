@@ -161,9 +161,10 @@ def generate(
     for one row at a time.
 
     ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
-    memory (if over 2 MiB reserved and at most 128 MiB written) is kept for
-    the next call, whose pages are then already mapped;
-    :func:`release_buffers` returns it to the system.
+    memory (if over 2 MiB reserved) is kept for a later call of about its
+    size, whose pages are then already mapped: up to four buffers, at most
+    128 MiB written in all; :func:`release_buffers` returns them to the
+    system.
     """
     done = _batch.small(boards, dice, threads, flip, True)  # a small batch of ready arrays, all in C
     if done is not None:
@@ -191,9 +192,10 @@ def release_buffers() -> None:
     """Free the memory kept between batches.
 
     When the array :func:`generate` returned goes away, its memory (if over
-    2 MiB reserved and at most 128 MiB written) is kept for the next call,
-    whose pages are then already mapped: that spares a page fault and the
-    kernel's zeroing of each page.  The native threads of multi-threaded calls
+    2 MiB reserved) is kept for a later call of about its size, whose pages
+    are then already mapped: that spares a page fault and the kernel's
+    zeroing of each page.  Up to four such buffers are kept, at most 128 MiB
+    written in all (the least recently released goes first).  The native threads of multi-threaded calls
     are kept too (up to 16, waiting without using the CPU), each with its
     generator and small buffers (about 480 KB), and so are up to 16 such sets
     for the calling threads.  This returns the memory to the system and ends
