@@ -244,7 +244,7 @@ ctypedef struct bg_kit:
 
 
 cdef enum:
-    _KEPT = 16             # kits kept at most (as many as the pool keeps threads)
+    _KEPT = 16             # kits kept at most, of each kind (as many as the pool keeps threads)
 
 
 ctypedef struct bg_stack:
@@ -276,6 +276,12 @@ cdef inline void *_unkeep(bg_stack *kept) noexcept:
 #: 4 KiB each time, because the allocator hands freed blocks of that size
 #: back to the system.
 cdef bg_stack _kits
+#: Kits of the pool's threads, kept apart from those of calling threads: a
+#: kit holds the generator's table and the staging buffer, warm in the cache
+#: of the core that used it last.  Taken and given back in the same order as
+#: the pool's idle threads (both last in, first out), a pool thread mostly
+#: gets the kit it had in its last batch.
+cdef bg_stack _pool_kits
 
 cdef enum:
     # A staging buffer grown past this many rows (a thread waited long for
@@ -291,9 +297,10 @@ cdef void _kit_free(bg_kit *kit) noexcept nogil:
         free(kit)
 
 
-cdef bg_kit *_kit_take() noexcept:
-    """A kept kit, or a new one; NULL when out of memory.  GIL held."""
-    cdef bg_kit *kit = <bg_kit *>_unkeep(&_kits)
+cdef bg_kit *_kit_take(bint pool=False) noexcept:
+    """A kept kit (one of the pool threads' with ``pool``), or a new one;
+    NULL when out of memory.  GIL held."""
+    cdef bg_kit *kit = <bg_kit *>_unkeep(&_pool_kits if pool else &_kits)
     if kit != NULL:
         return kit
     kit = <bg_kit *>calloc(1, sizeof(bg_kit))
@@ -316,12 +323,13 @@ cdef void _kit_empty(bg_kit *kit) noexcept nogil:
         kit.staging.capacity = 0
 
 
-cdef void _kit_give(bg_kit *kit) noexcept:
-    """Keep ``kit`` for a later call (or free it).  GIL held."""
+cdef void _kit_give(bg_kit *kit, bint pool=False) noexcept:
+    """Keep ``kit`` for a later call (with the pool threads' kits when
+    ``pool``), or free it.  GIL held."""
     if kit == NULL:
         return
     _kit_empty(kit)
-    if not _keep(&_kits, kit):
+    if not _keep(&_pool_kits if pool else &_kits, kit):
         _kit_free(kit)
 
 
@@ -329,6 +337,8 @@ cdef void _kits_forget() noexcept:
     """Free every kept kit.  GIL held."""
     while _kits.n:
         _kit_free(<bg_kit *>_unkeep(&_kits))
+    while _pool_kits.n:
+        _kit_free(<bg_kit *>_unkeep(&_pool_kits))
 
 
 cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
@@ -662,7 +672,7 @@ cdef class Batch:
             # (worker 0 takes pieces until none is left).
             job.workers[i].thread = bg_pool_take()
             if job.workers[i].thread != NULL:
-                job.workers[i].kit = _kit_take()
+                job.workers[i].kit = _kit_take(True)
                 if job.workers[i].kit == NULL:
                     raise MemoryError()
         for i in range(job.npieces + 1):
@@ -680,7 +690,7 @@ cdef class Batch:
         if job.workers != NULL:
             for i in range(job.nworkers):
                 bg_pool_give(job.workers[i].thread)
-                _kit_give(job.workers[i].kit)
+                _kit_give(job.workers[i].kit, i > 0)
                 free(job.workers[i].staged)
             free(job.workers)
         bg_buf_release(job.result.data)
