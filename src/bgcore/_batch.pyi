@@ -44,6 +44,14 @@ class Output:
     def take(self) -> memoryview | None: ...
 
 @disjoint_base
+class Primed:
+    """Pool threads taken for a batch and woken ahead of it."""
+
+    def __new__(cls, count: int) -> Self: ...
+    @property
+    def threads(self) -> int: ...
+
+@disjoint_base
 class Batch:
     """The rows of one batch, shared by the calling thread and pool threads (``run``)."""
 
@@ -57,6 +65,7 @@ class Batch:
         flip: bool,
         store: bool,
         reserve_rows: int,
+        primed: Primed | None = None,
     ) -> Self: ...
     @property
     def bad_row(self) -> int | None: ...

@@ -21,7 +21,8 @@ from bgcore.movegen cimport (bg_board, bg_movegen, bg_movegen_new, bg_movegen_fr
                              bg_generate_boards, bg_count, BG_MAX_RESULTS, BG_MAX_CHECKERS, BG_ERR_BAD_DICE,
                              BG_ERR_OVERFLOW)
 from bgcore._results import row_problem
-from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_submit, bg_pool_wait, bg_pool_forget
+from bgcore._pool cimport (bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_prime, bg_pool_submit, bg_pool_wait,
+                           bg_pool_forget)
 
 cnp.import_array()
 
@@ -610,15 +611,54 @@ cdef void _batch_task(void *arg) noexcept nogil:
     _batch_work(<bg_batch *>w.job, w)
 
 
+cdef class Primed:
+    """Pool threads taken for a batch and woken ahead of it (``bg_pool_prime``):
+    they spin until the batch hands them their work, so that they are running
+    by the time its rows are ready rather than tens of microseconds later.
+    The batch takes them in ``Batch()``; those it does not take are stopped
+    and given back when this goes.
+    """
+    cdef bg_pool_thread *threads[_KEPT]
+    cdef int n, taken
+
+    def __cinit__(self, int count):
+        """Take and prime up to ``count`` threads (fewer when none can be had)."""
+        cdef bg_pool_thread *t
+        while self.n < min(count, _KEPT):
+            t = bg_pool_take()
+            if t == NULL:
+                break
+            bg_pool_prime(t)  # (a thread not primed is woken when handed its work)
+            self.threads[self.n] = t
+            self.n += 1
+
+    def __dealloc__(self):
+        while self.taken < self.n:
+            bg_pool_give(self.threads[self.taken])
+            self.taken += 1
+
+    @property
+    def threads(self):
+        """Threads held, not yet taken by a batch."""
+        return self.n - self.taken
+
+    cdef bg_pool_thread *take(self) noexcept:
+        """A thread not yet taken, or NULL."""
+        if self.taken == self.n:
+            return NULL
+        self.taken += 1
+        return self.threads[self.taken - 1]
+
+
 cdef class Batch:
     """The rows of one batch, shared by several native threads.
 
     Threads take pieces of consecutive rows in turn (positions differ in cost,
     so fixed shares would leave one waiting); the last pieces are smaller, so
     that the threads run out of work together.  The threads besides the
-    caller's come from the pool (taken when the batch is made, given back when
-    it goes).  A thread generates a piece into
-    its own small staging buffer until the sizes of all earlier pieces are
+    caller's come from the pool (taken when the batch is made, or from a
+    ``Primed`` set already running, and given back when it goes).  A thread
+    generates a piece into its own small staging buffer until the sizes of all earlier pieces are
     known, then writes the rest of it straight to its place in the result
     (``_generate_piece``); staged rows are copied there once their place is
     known.  ``run`` does the work (the calling thread is one of the threads);
@@ -634,7 +674,8 @@ cdef class Batch:
     cdef bint ran, running, finished
 
     def __cinit__(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice, int64_t[::1] counts,
-                  int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows):
+                  int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows,
+                  Primed primed=None):
         cdef Py_ssize_t i
         cdef bg_batch *job = &self.job
         _check_shapes(boards, dice)
@@ -670,7 +711,9 @@ cdef class Batch:
         for i in range(1, threads):
             # A thread that cannot be had leaves its pieces to the others
             # (worker 0 takes pieces until none is left).
-            job.workers[i].thread = bg_pool_take()
+            job.workers[i].thread = primed.take() if primed is not None else NULL
+            if job.workers[i].thread == NULL:
+                job.workers[i].thread = bg_pool_take()
             if job.workers[i].thread != NULL:
                 job.workers[i].kit = _kit_take(True)
                 if job.workers[i].kit == NULL:
