@@ -272,6 +272,26 @@ def test_the_first_invalid_row_whatever_the_types(board_type, dice_type) -> None
             batch.count(boards, dice)
 
 
+@pytest.mark.parametrize("dice_type", [np.int8, np.uint8])
+def test_ready_arrays_are_used_as_they_are(corpus, dice_type) -> None:
+    """int8 boards with int8 or uint8 dice skip the conversions (``_batch.ready``)
+    and give what converted arrays give; a negative int8 die is named as given."""
+    _, boards, dice = corpus
+    b8, d = boards.astype(np.int8), dice.astype(dice_type)
+    ready = _batch.ready(b8, d)
+    assert ready is not None and ready[0] is b8 and ready[1].dtype == np.uint8 and ready[2] is d
+    for other in ((boards.astype(np.int16), d), (b8, dice.astype(np.int64)), (b8[:, ::-1], d), (b8, d[:-1])):
+        assert _batch.ready(*other) is None
+    expected, offsets = batch.generate(boards.astype(np.int64), dice.astype(np.int64), threads=2)
+    for threads in (1, 2):
+        children, got = batch.generate(b8, d, threads=threads)
+        assert (got == offsets).all() and (children == expected).all()
+    if dice_type == np.int8:
+        d[100] = [-1, 3]
+        with pytest.raises(InvalidPositionError, match=r"^row 100: dice must be 1-6, not \[-1, 3\]"):
+            batch.count(b8, d, threads=2)
+
+
 def test_a_batch_hands_its_result_over_once(corpus) -> None:
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)

@@ -30,6 +30,9 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray, np.n
     """Shape- and type-checked 8-bit copies (or views) of boards and dice, and
     the dice as given (for messages).  Board and dice values are checked
     while generating."""
+    done = _batch.ready(boards, dice)  # 8-bit arrays that need nothing done, checked in C
+    if done is not None:
+        return done
     b = np.asarray(boards)
     d = np.asarray(dice)
     if b.ndim != 2 or b.shape[1] != 26:
