@@ -272,6 +272,26 @@ def test_the_first_invalid_row_whatever_the_types(board_type, dice_type) -> None
             batch.count(boards, dice)
 
 
+@pytest.mark.parametrize("dice_type", [np.int8, np.uint8])
+def test_ready_arrays_are_used_as_they_are(corpus, dice_type) -> None:
+    """int8 boards with int8 or uint8 dice skip the conversions (``_batch.ready``)
+    and give what converted arrays give; a negative int8 die is named as given."""
+    _, boards, dice = corpus
+    b8, d = boards.astype(np.int8), dice.astype(dice_type)
+    ready = _batch.ready(b8, d)
+    assert ready is not None and ready[0] is b8 and ready[1].dtype == np.uint8 and ready[2] is d
+    for other in ((boards.astype(np.int16), d), (b8, dice.astype(np.int64)), (b8[:, ::-1], d), (b8, d[:-1])):
+        assert _batch.ready(*other) is None
+    expected, offsets = batch.generate(boards.astype(np.int64), dice.astype(np.int64), threads=2)
+    for threads in (1, 2):
+        children, got = batch.generate(b8, d, threads=threads)
+        assert (got == offsets).all() and (children == expected).all()
+    if dice_type == np.int8:
+        d[100] = [-1, 3]
+        with pytest.raises(InvalidPositionError, match=r"^row 100: dice must be 1-6, not \[-1, 3\]"):
+            batch.count(b8, d, threads=2)
+
+
 def test_a_batch_hands_its_result_over_once(corpus) -> None:
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
@@ -330,6 +350,33 @@ def test_a_small_batch_does_not_take_the_kept_buffer(corpus) -> None:
     assert again.__array_interface__["data"][0] == big_address  # reused by a batch of its size
     del again, small
     batch.release_buffers()
+
+
+def test_buffers_of_a_few_sizes_are_kept_side_by_side(corpus) -> None:
+    """Batches that alternate between sizes each find a buffer of their own
+    size kept (a larger one does not evict a smaller one), up to four: the
+    least recently released goes first."""
+    _, boards, dice = corpus
+
+    def run(tiles: int, threads: int = 1) -> int:
+        children = batch.generate(np.concatenate([boards] * tiles), np.concatenate([dice] * tiles), threads=threads)[0]
+        return int(children.__array_interface__["data"][0])
+
+    def reserved(tiles: int) -> int:
+        return 26 * batch._RESERVE_PER_ROW * len(boards) * tiles
+
+    sizes = (20, 8, 3)  # each less than half the one before, and all over 2 MiB reserved
+    assert reserved(sizes[-1]) > 2 << 20
+    batch.release_buffers()
+    addresses = {k: run(k) for k in sizes}
+    for threads in (2, 1):
+        assert {k: run(k, threads) for k in sizes} == addresses  # each reused its own
+        assert _batch.kept_buffers() == [reserved(k) for k in sizes]
+    run(45)
+    run(100)
+    assert _batch.kept_buffers() == [reserved(k) for k in (8, 3, 45, 100)]
+    batch.release_buffers()
+    assert _batch.kept_buffers() == []
 
 
 def test_a_batch_runs_once_and_its_threads_all_finish(corpus) -> None:

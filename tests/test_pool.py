@@ -90,7 +90,7 @@ def test_a_forked_child_starts_threads_of_its_own(corpus) -> None:
     """The parent's kept threads do not exist in a forked child: the child's
     batches start their own instead of waiting for them forever, and a batch
     made before the fork runs (without the parent's threads) or goes away
-    without leaving them to later batches."""
+    without leaving them to later batches; so do threads primed before it."""
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     expected = batch.count(boards, dice)
@@ -117,6 +117,47 @@ def test_a_forked_child_starts_threads_of_its_own(corpus) -> None:
 
         _in_forked_child(with_the_batch)
         del job
+    for use_them in (False, True):
+        primed = _batch.Primed(2)  # spinning in the parent
+
+        def with_primed(use_them: bool = use_them) -> bool:
+            nonlocal primed
+            if use_them:
+                counts = np.full(len(b8), -1, np.int64)
+                _batch.Batch(b8, d8, counts, 3, 64, False, False, 0, primed).run()
+                if not (counts == expected).all():
+                    return False
+            primed = None
+            return later_batches()
+
+        _in_forked_child(with_primed)
+        del primed
+
+
+def test_primed_threads_run_a_batch_or_go_back_to_the_pool(corpus) -> None:
+    """Threads woken ahead of a batch run it whether the batch comes at once
+    or after they gave up spinning; those no batch takes go back to the pool."""
+    _, boards, dice = corpus
+    b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
+    expected = batch.count(boards, dice)
+    batch.release_buffers()
+    for pause in (0.0, 0.05):  # 50 ms: long after a primed thread sleeps again
+        primed = _batch.Primed(2)
+        assert primed.threads == 2 and _pool.idle_threads() == 0
+        time.sleep(pause)
+        counts = np.full(len(b8), -1, np.int64)
+        job = _batch.Batch(b8, d8, counts, 2, 64, False, False, 0, primed)  # takes one of the two
+        assert primed.threads == 1
+        job.run()
+        assert (counts == expected).all()
+        del job
+        assert _pool.idle_threads() == 1
+        del primed  # the one not taken is stopped and kept
+        assert _pool.idle_threads() == 2
+    for _ in range(3):
+        _batch.Primed(2)  # none taken
+        assert _pool.idle_threads() == 2
+    batch.release_buffers()
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts OS threads through /proc")

@@ -13,7 +13,11 @@ def find_invalid(boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8]) -> i
 def count_rows(
     boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64], start: int, stop: int
 ) -> int | None: ...
+def kept_buffers() -> list[int]: ...
 def release_buffers() -> None: ...
+def ready(
+    boards: object, dice: object
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.uint8], npt.NDArray[np.integer]] | None: ...
 @overload
 def small(
     boards: object, dice: object, threads: object, flip: object, store: Literal[True]
@@ -43,6 +47,14 @@ class Output:
     def take(self) -> memoryview | None: ...
 
 @disjoint_base
+class Primed:
+    """Pool threads taken for a batch and woken ahead of it."""
+
+    def __new__(cls, count: int) -> Self: ...
+    @property
+    def threads(self) -> int: ...
+
+@disjoint_base
 class Batch:
     """The rows of one batch, shared by the calling thread and pool threads (``run``)."""
 
@@ -56,6 +68,7 @@ class Batch:
         flip: bool,
         store: bool,
         reserve_rows: int,
+        primed: Primed | None = None,
     ) -> Self: ...
     @property
     def bad_row(self) -> int | None: ...

@@ -14,6 +14,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy
 from cython.view cimport array as cvarray
 cimport numpy as cnp
+import numpy as np
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
 
@@ -21,7 +22,8 @@ from bgcore.movegen cimport (bg_board, bg_movegen, bg_movegen_new, bg_movegen_fr
                              bg_generate_boards, bg_count, BG_MAX_RESULTS, BG_MAX_CHECKERS, BG_ERR_BAD_DICE,
                              BG_ERR_OVERFLOW)
 from bgcore._results import row_problem
-from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_submit, bg_pool_wait, bg_pool_forget
+from bgcore._pool cimport (bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_prime, bg_pool_submit, bg_pool_wait,
+                           bg_pool_forget)
 
 cnp.import_array()
 
@@ -40,6 +42,7 @@ cdef extern from "bg_rowbuf.h":
     char *bg_buf_obtain(size_t n) noexcept
     void bg_buf_release(void *data) noexcept
     void bg_buf_forget() noexcept
+    int bg_buf_kept(size_t *capacities, int max) noexcept
     void bg_buf_trim(char *data, size_t used) noexcept nogil
 
 
@@ -243,7 +246,7 @@ ctypedef struct bg_kit:
 
 
 cdef enum:
-    _KEPT = 16             # kits kept at most (as many as the pool keeps threads)
+    _KEPT = 16             # kits kept at most, of each kind (as many as the pool keeps threads)
 
 
 ctypedef struct bg_stack:
@@ -275,6 +278,12 @@ cdef inline void *_unkeep(bg_stack *kept) noexcept:
 #: 4 KiB each time, because the allocator hands freed blocks of that size
 #: back to the system.
 cdef bg_stack _kits
+#: Kits of the pool's threads, kept apart from those of calling threads: a
+#: kit holds the generator's table and the staging buffer, warm in the cache
+#: of the core that used it last.  Taken and given back in the same order as
+#: the pool's idle threads (both last in, first out), a pool thread mostly
+#: gets the kit it had in its last batch.
+cdef bg_stack _pool_kits
 
 cdef enum:
     # A staging buffer grown past this many rows (a thread waited long for
@@ -290,9 +299,10 @@ cdef void _kit_free(bg_kit *kit) noexcept nogil:
         free(kit)
 
 
-cdef bg_kit *_kit_take() noexcept:
-    """A kept kit, or a new one; NULL when out of memory.  GIL held."""
-    cdef bg_kit *kit = <bg_kit *>_unkeep(&_kits)
+cdef bg_kit *_kit_take(bint pool=False) noexcept:
+    """A kept kit (one of the pool threads' with ``pool``), or a new one;
+    NULL when out of memory.  GIL held."""
+    cdef bg_kit *kit = <bg_kit *>_unkeep(&_pool_kits if pool else &_kits)
     if kit != NULL:
         return kit
     kit = <bg_kit *>calloc(1, sizeof(bg_kit))
@@ -315,12 +325,13 @@ cdef void _kit_empty(bg_kit *kit) noexcept nogil:
         kit.staging.capacity = 0
 
 
-cdef void _kit_give(bg_kit *kit) noexcept:
-    """Keep ``kit`` for a later call (or free it).  GIL held."""
+cdef void _kit_give(bg_kit *kit, bint pool=False) noexcept:
+    """Keep ``kit`` for a later call (with the pool threads' kits when
+    ``pool``), or free it.  GIL held."""
     if kit == NULL:
         return
     _kit_empty(kit)
-    if not _keep(&_kits, kit):
+    if not _keep(&_pool_kits if pool else &_kits, kit):
         _kit_free(kit)
 
 
@@ -328,6 +339,8 @@ cdef void _kits_forget() noexcept:
     """Free every kept kit.  GIL held."""
     while _kits.n:
         _kit_free(<bg_kit *>_unkeep(&_kits))
+    while _pool_kits.n:
+        _kit_free(<bg_kit *>_unkeep(&_pool_kits))
 
 
 cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
@@ -599,15 +612,54 @@ cdef void _batch_task(void *arg) noexcept nogil:
     _batch_work(<bg_batch *>w.job, w)
 
 
+cdef class Primed:
+    """Pool threads taken for a batch and woken ahead of it (``bg_pool_prime``):
+    they spin until the batch hands them their work, so that they are running
+    by the time its rows are ready rather than tens of microseconds later.
+    The batch takes them in ``Batch()``; those it does not take are stopped
+    and given back when this goes.
+    """
+    cdef bg_pool_thread *threads[_KEPT]
+    cdef int n, taken
+
+    def __cinit__(self, int count):
+        """Take and prime up to ``count`` threads (fewer when none can be had)."""
+        cdef bg_pool_thread *t
+        while self.n < min(count, _KEPT):
+            t = bg_pool_take()
+            if t == NULL:
+                break
+            bg_pool_prime(t)  # (a thread not primed is woken when handed its work)
+            self.threads[self.n] = t
+            self.n += 1
+
+    def __dealloc__(self):
+        while self.taken < self.n:
+            bg_pool_give(self.threads[self.taken])
+            self.taken += 1
+
+    @property
+    def threads(self):
+        """Threads held, not yet taken by a batch."""
+        return self.n - self.taken
+
+    cdef bg_pool_thread *take(self) noexcept:
+        """A thread not yet taken, or NULL."""
+        if self.taken == self.n:
+            return NULL
+        self.taken += 1
+        return self.threads[self.taken - 1]
+
+
 cdef class Batch:
     """The rows of one batch, shared by several native threads.
 
     Threads take pieces of consecutive rows in turn (positions differ in cost,
     so fixed shares would leave one waiting); the last pieces are smaller, so
     that the threads run out of work together.  The threads besides the
-    caller's come from the pool (taken when the batch is made, given back when
-    it goes).  A thread generates a piece into
-    its own small staging buffer until the sizes of all earlier pieces are
+    caller's come from the pool (taken when the batch is made, or from a
+    ``Primed`` set already running, and given back when it goes).  A thread
+    generates a piece into its own small staging buffer until the sizes of all earlier pieces are
     known, then writes the rest of it straight to its place in the result
     (``_generate_piece``); staged rows are copied there once their place is
     known.  ``run`` does the work (the calling thread is one of the threads);
@@ -623,7 +675,8 @@ cdef class Batch:
     cdef bint ran, running, finished
 
     def __cinit__(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice, int64_t[::1] counts,
-                  int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows):
+                  int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows,
+                  Primed primed=None):
         cdef Py_ssize_t i
         cdef bg_batch *job = &self.job
         _check_shapes(boards, dice)
@@ -659,9 +712,11 @@ cdef class Batch:
         for i in range(1, threads):
             # A thread that cannot be had leaves its pieces to the others
             # (worker 0 takes pieces until none is left).
-            job.workers[i].thread = bg_pool_take()
+            job.workers[i].thread = primed.take() if primed is not None else NULL
+            if job.workers[i].thread == NULL:
+                job.workers[i].thread = bg_pool_take()
             if job.workers[i].thread != NULL:
-                job.workers[i].kit = _kit_take()
+                job.workers[i].kit = _kit_take(True)
                 if job.workers[i].kit == NULL:
                     raise MemoryError()
         for i in range(job.npieces + 1):
@@ -679,7 +734,7 @@ cdef class Batch:
         if job.workers != NULL:
             for i in range(job.nworkers):
                 bg_pool_give(job.workers[i].thread)
-                _kit_give(job.workers[i].kit)
+                _kit_give(job.workers[i].kit, i > 0)
                 free(job.workers[i].staged)
             free(job.workers)
         bg_buf_release(job.result.data)
@@ -736,6 +791,14 @@ cdef class Batch:
             _batch_place(job, &job.workers[i])  # every place is known now, and fits
         job.result.rows = total
         return _take_rows(&job.result)
+
+
+def kept_buffers():
+    """The capacities in bytes of the result buffers kept for reuse, the least
+    recently released first."""
+    cdef size_t caps[16]
+    cdef int n = min(bg_buf_kept(caps, 16), 16)
+    return [caps[i] for i in range(n)]
 
 
 def release_buffers():
@@ -842,6 +905,30 @@ cdef bint _narrow(cnp.ndarray a, Py_ssize_t count, int lo, int hi, int8_t *out) 
             return False
         out[i] = <int8_t>v
     return True
+
+
+def ready(object boards, object dice):
+    """``(boards, dice as uint8, dice)`` when both are arrays a batch can use as
+    they are: int8 boards of shape (n, 26) and int8 or uint8 dice of shape
+    (n, 2), aligned and C-contiguous; else None (batch.py converts them).
+
+    The common case, checked in C: numpy's own checks and conversions cost
+    tens of microseconds a call, paid alone before any thread starts.
+    """
+    cdef cnp.ndarray b, d
+    cdef Py_ssize_t n
+    if not cnp.PyArray_Check(boards) or cnp.PyArray_NDIM(<cnp.ndarray>boards) != 2:
+        return None
+    b = <cnp.ndarray>boards
+    n = cnp.PyArray_DIMS(b)[0]
+    if not _rows_of(b, 26, n) or cnp.PyArray_TYPE(b) != cnp.NPY_INT8 or not _rows_of(dice, 2, n):
+        return None
+    d = <cnp.ndarray>dice
+    if cnp.PyArray_TYPE(d) == cnp.NPY_UINT8:
+        return boards, dice, dice
+    if cnp.PyArray_TYPE(d) == cnp.NPY_INT8:
+        return boards, d.view(np.uint8), dice  # a negative die reads as a large one: invalid all the same
+    return None
 
 
 def small(object boards, object dice, object threads, object flip, bint store):

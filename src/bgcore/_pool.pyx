@@ -7,6 +7,12 @@ held, and the new thread starts work later still: a fair share of a short
 batch.  A kept thread waits on its ``go`` lock instead and wakes when handed a
 task.  At most ``KEPT`` idle threads are kept; more end after their job.
 
+Waking a sleeping thread still takes tens of microseconds (on a virtual
+machine, where an idle virtual CPU is halted, up to a hundred), so a job that
+knows it will need threads before its work is ready primes them
+(``bg_pool_prime``): they wake at once and spin, and the task is then handed
+over with a compare-and-swap rather than a wake-up.
+
 Threads run without the GIL and never touch Python objects.  The stack of
 idle threads is only used with the GIL held, which guards it.  A forked child
 has none of its parent's threads: ``_forget_in_child`` drops the records of
@@ -14,6 +20,7 @@ the idle ones and raises the epoch, so that threads a job held at the fork are
 neither run nor kept in the child (the job's own thread does their work).
 """
 
+from libc.stddef cimport ptrdiff_t
 from libc.stdlib cimport calloc, free
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
@@ -32,6 +39,9 @@ cdef extern from "bg_platform.h":
     void bg_flag_set(volatile int *p) noexcept nogil
     void bg_flag_clear(volatile int *p) noexcept nogil
     void bg_pause() noexcept nogil
+    ptrdiff_t bg_load_acquire(volatile ptrdiff_t *p) noexcept nogil
+    void bg_store_release(volatile ptrdiff_t *p, ptrdiff_t v) noexcept nogil
+    int bg_cas(volatile ptrdiff_t *p, ptrdiff_t expected, ptrdiff_t desired) noexcept nogil
 
 cdef enum:
     _KEPT = 16             # idle threads kept at most
@@ -40,6 +50,16 @@ cdef enum:
     # usually finish within a few hundred microseconds of each other (pause
     # is slow on recent x86, so the spin is shorter elsewhere).
     _WAIT_SPINS = 16384
+    # Pauses a primed thread spins for, waiting for its task, before it
+    # sleeps again: a little longer than checking a batch's arrays takes.
+    _PRIME_SPINS = 16384
+
+    # handoff: where a primed thread stands (it is written by the thread and
+    # by its job's thread, with compare-and-swap once it spins)
+    _NOT_PRIMED = 0
+    _SPINNING = 1          # waiting for a task
+    _HANDED = 2            # a task was handed over while it spun: it runs it
+    _EXPIRED = 3           # it stopped spinning: none came in time, or its job gave up
 
 KEPT = _KEPT
 
@@ -50,8 +70,11 @@ cdef struct bg_pool_thread:
     bg_task task             # what it runs next; NULL: end the thread
     void *arg
     volatile int finished    # set when the task has returned (bg_flag_get/set)
-    bint submitted           # a task was handed over and not waited for yet
+    bint submitted           # a task was handed over (or the thread primed) and not waited for yet
     unsigned long epoch      # _epoch when the thread was started
+    volatile ptrdiff_t handoff  # _NOT_PRIMED, or what a primed thread does
+    bg_task handed           # the task handed to a primed thread, and its argument
+    void *handed_arg
 
 
 cdef bg_pool_thread *_idle[_KEPT]
@@ -113,9 +136,40 @@ cdef bg_pool_thread *bg_pool_take() noexcept:
     return t
 
 
+cdef void _primed(void *arg) noexcept nogil:
+    """The task of a primed thread: spin until handed its real task, and run
+    it; or stop when none comes in time, or when its job gives up."""
+    cdef bg_pool_thread *t = <bg_pool_thread *>arg
+    cdef int spins = 0
+    cdef ptrdiff_t state = bg_load_acquire(&t.handoff)
+    while state == _SPINNING and spins < _PRIME_SPINS:
+        bg_pause()
+        spins += 1
+        state = bg_load_acquire(&t.handoff)
+    if state == _SPINNING and bg_cas(&t.handoff, _SPINNING, _EXPIRED):
+        return  # bg_pool_submit, if it comes, waits for this and wakes the thread
+    if bg_load_acquire(&t.handoff) == _HANDED:
+        t.handed(t.handed_arg)
+
+
+cdef bint bg_pool_prime(bg_pool_thread *t) noexcept nogil:
+    if not _alive(t) or t.submitted:
+        return False
+    bg_store_release(&t.handoff, _SPINNING)
+    return bg_pool_submit(t, _primed, t)
+
+
 cdef bint bg_pool_submit(bg_pool_thread *t, bg_task task, void *arg) noexcept nogil:
     if not _alive(t) or task == NULL:
         return False
+    if t.submitted:
+        # Primed: hand the task over if the thread still spins, else wait
+        # until it has stopped and wake it as usual.
+        t.handed = task
+        t.handed_arg = arg
+        if bg_cas(&t.handoff, _SPINNING, _HANDED):
+            return True
+        bg_pool_wait(t)
     t.task = task
     t.arg = arg
     bg_flag_clear(&t.finished)
@@ -128,11 +182,17 @@ cdef void bg_pool_wait(bg_pool_thread *t) noexcept nogil:
     cdef int spins = 0
     if t == NULL or not t.submitted:
         return
+    if not _alive(t):  # primed before a fork: its thread is the parent's
+        t.submitted = False
+        return
+    if bg_load_acquire(&t.handoff) == _SPINNING:
+        bg_cas(&t.handoff, _SPINNING, _EXPIRED)  # primed and never handed a task: stop it
     while not bg_flag_get(&t.finished) and spins < _WAIT_SPINS:
         bg_pause()
         spins += 1
     PyThread_acquire_lock(t.done, WAIT_LOCK)  # released by the thread after the task
     t.submitted = False
+    t.handoff = _NOT_PRIMED
 
 
 cdef void _end(bg_pool_thread *t) noexcept:
@@ -148,6 +208,7 @@ cdef void bg_pool_give(bg_pool_thread *t) noexcept:
     if not _alive(t):
         _thread_free(t)  # taken before a fork: its thread is the parent's
         return
+    bg_pool_wait(t)  # primed and never handed a task
     if _nidle < _KEPT:
         _idle[_nidle] = t
         _nidle += 1

@@ -30,6 +30,9 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray, np.n
     """Shape- and type-checked 8-bit copies (or views) of boards and dice, and
     the dice as given (for messages).  Board and dice values are checked
     while generating."""
+    done = _batch.ready(boards, dice)  # 8-bit arrays that need nothing done, checked in C
+    if done is not None:
+        return done
     b = np.asarray(boards)
     d = np.asarray(dice)
     if b.ndim != 2 or b.shape[1] != 26:
@@ -91,31 +94,58 @@ def _threads_for(n: int, threads: int) -> int:
     return max(1, min(threads, n // _MIN_ROWS_PER_THREAD))
 
 
+def _prime(boards: object, threads: int) -> _batch.Primed | None:
+    """The pool threads a batch of ``boards`` will use besides the caller's,
+    woken now: waking one takes longer than checking the arrays does, which
+    they then spend getting ready rather than the batch waiting for them."""
+    try:
+        n = len(boards)  # type: ignore[arg-type]
+    except TypeError:
+        return None  # (not rows: _prepare says why)
+    k = _threads_for(n, threads)
+    return _batch.Primed(k - 1) if k > 1 else None
+
+
 def _check_threads(threads: object) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int, not {threads!r}")
     return threads
 
 
-def _shared(b8: np.ndarray, d8: np.ndarray, counts: np.ndarray, k: int, flip: bool, store: bool) -> _batch.Batch:
-    """The batch after k native threads (the caller's among them) shared its pieces
-    (see ``_batch.Batch``)."""
-    job = _batch.Batch(b8, d8, counts, k, _PIECE_ROWS, flip, store, _RESERVE_PER_ROW * len(b8))
+def _shared(
+    b8: np.ndarray,
+    d8: np.ndarray,
+    counts: np.ndarray,
+    k: int,
+    flip: bool,
+    store: bool,
+    primed: _batch.Primed | None,
+) -> _batch.Batch:
+    """The batch after k native threads (the caller's among them, and those
+    ``primed``) shared its pieces (see ``_batch.Batch``)."""
+    job = _batch.Batch(b8, d8, counts, k, _PIECE_ROWS, flip, store, _RESERVE_PER_ROW * len(b8), primed)
     job.run()
     return job
 
 
-def _count(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int) -> np.ndarray:
+def _count(
+    b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, primed: _batch.Primed | None = None
+) -> np.ndarray:
     n = b8.shape[0]
     counts = np.empty(n, dtype=np.int64)  # every row is written by the native code
     k = _threads_for(n, threads)
-    bad = _batch.count_rows(b8, d8, counts, 0, n) if k == 1 else _shared(b8, d8, counts, k, False, False).bad_row
+    if k == 1:
+        bad = _batch.count_rows(b8, d8, counts, 0, n)
+    else:
+        bad = _shared(b8, d8, counts, k, False, False, primed).bad_row
     if bad is not None:
         raise _invalid(b8, d8, d)
     return counts
 
 
-def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, flip: bool) -> tuple[np.ndarray, np.ndarray]:
+def _generate(
+    b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, flip: bool, primed: _batch.Primed | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     n = b8.shape[0]
     offsets = np.empty(n + 1, dtype=np.int64)
     offsets[0] = 0
@@ -128,7 +158,7 @@ def _generate(b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, flip:
             raise _invalid(b8, d8, d)
         buffer = out.take()
     else:
-        job = _shared(b8, d8, ends, k, flip, True)
+        job = _shared(b8, d8, ends, k, flip, True, primed)
         if job.bad_row is not None:
             raise _invalid(b8, d8, d)
         buffer = job.finish()
@@ -151,9 +181,10 @@ def generate(
     turn gives one row, the board itself.  Up to ``threads`` native threads
     share the rows (pieces of 256 taken in turn, then of 64 near the end; a
     batch uses at most one thread per 256 rows), with the GIL released.  The
-    native threads are kept for the next call (at most 16).  An invalid
-    board or roll raises :class:`InvalidPositionError` naming the first
-    invalid row, and no result is returned.
+    native threads are kept for the next call (at most 16), and woken while
+    the call checks its arrays.  An invalid board or roll raises
+    :class:`InvalidPositionError` naming the first invalid row, and no result
+    is returned.
 
     A batch of at most 64 rows given as C-contiguous integer arrays (int8
     boards and int8 or uint8 dice need no conversion) is checked and
@@ -161,15 +192,17 @@ def generate(
     for one row at a time.
 
     ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
-    memory (if over 2 MiB reserved and at most 128 MiB written) is kept for
-    the next call, whose pages are then already mapped;
-    :func:`release_buffers` returns it to the system.
+    memory (if over 2 MiB reserved) is kept for a later call of about its
+    size, whose pages are then already mapped: up to four buffers, at most
+    128 MiB written in all; :func:`release_buffers` returns them to the
+    system.
     """
     done = _batch.small(boards, dice, threads, flip, True)  # a small batch of ready arrays, all in C
     if done is not None:
         return done
     _check_threads(threads)
-    return _generate(*_prepare(boards, dice), threads, bool(flip))
+    primed = _prime(boards, threads)
+    return _generate(*_prepare(boards, dice), threads, bool(flip), primed)
 
 
 def count(
@@ -184,16 +217,18 @@ def count(
     if done is not None:
         return done
     _check_threads(threads)
-    return _count(*_prepare(boards, dice), threads)
+    primed = _prime(boards, threads)
+    return _count(*_prepare(boards, dice), threads, primed)
 
 
 def release_buffers() -> None:
     """Free the memory kept between batches.
 
     When the array :func:`generate` returned goes away, its memory (if over
-    2 MiB reserved and at most 128 MiB written) is kept for the next call,
-    whose pages are then already mapped: that spares a page fault and the
-    kernel's zeroing of each page.  The native threads of multi-threaded calls
+    2 MiB reserved) is kept for a later call of about its size, whose pages
+    are then already mapped: that spares a page fault and the kernel's
+    zeroing of each page.  Up to four such buffers are kept, at most 128 MiB
+    written in all (the least recently released goes first).  The native threads of multi-threaded calls
     are kept too (up to 16, waiting without using the CPU), each with its
     generator and small buffers (about 480 KB), and so are up to 16 such sets
     for the calling threads.  This returns the memory to the system and ends

@@ -198,7 +198,8 @@ BG_INLINE int bg_popcount(unsigned int x) {
 
 /* Flags set once by one thread and polled by others without a lock are read
    and written atomically (relaxed).  Counters published after the data they
-   make visible are stored with release and loaded with acquire semantics.
+   make visible are stored with release and loaded with acquire semantics;
+   a state two threads race to change is changed by compare-and-swap.
    MSVC: a volatile access orders memory only under /volatile:ms, the default
    on x86 and x64 but not on ARM64, where an explicit fence is needed. */
 #if defined(_MSC_VER)
@@ -221,12 +222,23 @@ BG_INLINE void bg_store_release(volatile ptrdiff_t *p, ptrdiff_t v) {
     BG_HW_FENCE();
     *p = v;
 }
+/* Set *p to desired if it holds expected (a full barrier); 1 when it did. */
+BG_INLINE int bg_cas(volatile ptrdiff_t *p, ptrdiff_t expected, ptrdiff_t desired) {
+#if defined(_WIN64)
+    return _InterlockedCompareExchange64((volatile __int64 *)p, desired, expected) == expected;
+#else
+    return _InterlockedCompareExchange((volatile long *)p, desired, expected) == expected;
+#endif
+}
 #else
 BG_INLINE int bg_flag_get(volatile int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 BG_INLINE void bg_flag_set(volatile int *p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
 BG_INLINE void bg_flag_clear(volatile int *p) { __atomic_store_n(p, 0, __ATOMIC_RELAXED); }
 BG_INLINE ptrdiff_t bg_load_acquire(volatile ptrdiff_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 BG_INLINE void bg_store_release(volatile ptrdiff_t *p, ptrdiff_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+BG_INLINE int bg_cas(volatile ptrdiff_t *p, ptrdiff_t expected, ptrdiff_t desired) {
+    return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
 #endif
 
 /* Copy n bytes to memory this thread will not read again (a batch's result):

@@ -11,11 +11,21 @@
 #define BG_BUF_HEADER 64
 /* Buffers from this size up are 2 MiB-aligned (a huge page) and may be kept. */
 #define BG_BUF_BIG ((size_t)1 << 21)
-/* A released buffer is kept when at most this many bytes of it may have been
-   written: that is the memory it holds on to, whatever its capacity. */
+/* Released buffers are kept while at most this many bytes of them in all may
+   have been written: that is the memory they hold on to, whatever their
+   capacity. */
 #define BG_BUF_KEEP_MAX ((size_t)1 << 27)
+/* Buffers kept at most.  A caller that alternates batches of a few sizes
+   (a search's plies, a benchmark's subsets) finds a buffer of each size
+   mapped already, rather than one size evicting another's: a fresh buffer
+   costs a fault and the kernel's zeroing of each page it writes, and on a
+   virtual machine that hands freed memory back to its host, the host's own
+   faults too. */
+#define BG_BUF_KEPT 4
 
-static char *bg_kept = NULL;
+/* The kept buffers, the least recently released first. */
+static char *bg_kept[BG_BUF_KEPT];
+static int bg_nkept = 0;
 
 size_t bg_buf_capacity(const char *data) {
     return data ? ((const size_t *)(data - BG_BUF_HEADER))[0] : 0;
@@ -53,12 +63,27 @@ void bg_buf_free(char *data) {
         free(data - BG_BUF_HEADER);
 }
 
+/* Take kept buffer i out of the list. */
+static char *bg_unkeep(int i) {
+    char *data = bg_kept[i];
+    bg_nkept--;
+    memmove(&bg_kept[i], &bg_kept[i + 1], (size_t)(bg_nkept - i) * sizeof(char *));
+    return data;
+}
+
 char *bg_buf_obtain(size_t n) {
-    char *data = bg_kept;
-    /* Only for a batch of about the same size: a small one would hold the
-       whole buffer (where bg_buf_trim cannot give pages back). */
-    if (data != NULL && bg_buf_capacity(data) >= n && n >= bg_buf_capacity(data) / 2) {
-        bg_kept = NULL;
+    int i, best = -1;
+    size_t cap;
+    /* The smallest that fits, and only for a batch of about its size: a
+       small one would hold the whole buffer (where bg_buf_trim cannot give
+       pages back). */
+    for (i = 0; i < bg_nkept; i++) {
+        cap = bg_buf_capacity(bg_kept[i]);
+        if (cap >= n && n >= cap / 2 && (best < 0 || cap < bg_buf_capacity(bg_kept[best])))
+            best = i;
+    }
+    if (best >= 0) {
+        char *data = bg_unkeep(best);
         bg_buf_set_written(data, bg_buf_capacity(data));  /* until trimmed */
         return data;
     }
@@ -67,20 +92,35 @@ char *bg_buf_obtain(size_t n) {
 
 void bg_buf_release(void *ptr) {
     char *data = (char *)ptr;
-    size_t cap = bg_buf_capacity(data);
+    size_t held = 0;
+    int i;
     if (data == NULL)
         return;
-    if (cap >= BG_BUF_BIG && bg_buf_written(data) <= BG_BUF_KEEP_MAX && cap > bg_buf_capacity(bg_kept)) {
-        bg_buf_free(bg_kept);
-        bg_kept = data;
+    if (bg_buf_capacity(data) < BG_BUF_BIG || bg_buf_written(data) > BG_BUF_KEEP_MAX) {
+        bg_buf_free(data);
         return;
     }
-    bg_buf_free(data);
+    if (bg_nkept == BG_BUF_KEPT)
+        bg_buf_free(bg_unkeep(0));
+    bg_kept[bg_nkept++] = data;
+    for (i = 0; i < bg_nkept; i++)
+        held += bg_buf_written(bg_kept[i]);
+    while (held > BG_BUF_KEEP_MAX) {  /* the one just kept fits alone */
+        held -= bg_buf_written(bg_kept[0]);
+        bg_buf_free(bg_unkeep(0));
+    }
+}
+
+int bg_buf_kept(size_t *capacities, int max) {
+    int i;
+    for (i = 0; i < bg_nkept && i < max; i++)
+        capacities[i] = bg_buf_capacity(bg_kept[i]);
+    return bg_nkept;
 }
 
 void bg_buf_forget(void) {
-    bg_buf_free(bg_kept);
-    bg_kept = NULL;
+    while (bg_nkept)
+        bg_buf_free(bg_unkeep(bg_nkept - 1));
 }
 
 void bg_buf_trim(char *data, size_t used) {
