@@ -325,7 +325,7 @@ def test_empty_move_and_game_over() -> None:
         svg.board(over, move=Move([(6, 1)], dice=(5, 1)))
 
 
-# --- games -----------------------------------------------------------------------------
+# --- games and _repr_svg_ ---------------------------------------------------------------
 
 
 def test_game_gives_position_cube_and_dice() -> None:
@@ -358,6 +358,14 @@ def test_game_gives_position_cube_and_dice() -> None:
     assert len(groups(root, "arrow")) == len(move.steps)
     assert [int(d.get("data-value", "")) for d in groups(root, "die")] == list(roll)
     assert not groups(parse(svg.board(Game(cube=False))), "cube")
+
+
+def test_repr_svg() -> None:
+    pos = POSITIONS[3]
+    assert pos._repr_svg_() == svg.board(pos)
+    game = Game(dice=3)
+    game.roll()
+    assert game._repr_svg_() == svg.board(game)
 
 
 # --- errors -----------------------------------------------------------------------------
