@@ -78,8 +78,6 @@ _LABEL = "#f3e9d2"  # point numbers and off counts on the frame
 _ARROW = "#27a048"
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-Place = Literal["top", "centre", "bottom"]
-
 
 @dataclass(frozen=True)
 class Layout:
@@ -209,7 +207,7 @@ class Layout:
         """Where a tray's count is written, in the gap beside it."""
         return self.TRAY + self.TRAY_WIDTH // 2, (self.middle + 19 if bottom else self.middle - 7)
 
-    def cube(self, place: Place) -> tuple[int, int, int]:
+    def cube(self, place: Literal["top", "centre", "bottom"]) -> tuple[int, int, int]:
         """The cube as (x, y, side): in the left column, at the owner's end or in the middle."""
         x = (self.LEFT - self.CUBE) // 2
         y = {"top": self.top + 4, "centre": self.middle - self.CUBE // 2, "bottom": self.bottom - 4 - self.CUBE}
@@ -347,7 +345,9 @@ def _tray(layout: Layout, bottom: bool, count: int, side: str, player: int) -> l
 
 
 def _cube(layout: Layout, cube: _Cube, viewer: int) -> list[str]:
-    place: Place = "centre" if cube.owner is None else ("bottom" if cube.owner == viewer else "top")
+    place: Literal["top", "centre", "bottom"] = (
+        "centre" if cube.owner is None else ("bottom" if cube.owner == viewer else "top")
+    )
     x, y, side = layout.cube(place)
     owner = "" if cube.owner is None else str(cube.owner)
     label = str(cube.value if cube.value > 1 or cube.owner is not None else 64)
