@@ -122,11 +122,10 @@ def test_initial_position_structure() -> None:
     checkers = of_class(root, "circle", "checker")
     # 5-per-point display rule: the initial position has no stack over five
     assert len(checkers) == 30
-    by_side = {}
-    for side in ("x", "o"):
-        by_side[side] = sum(
-            len(of_class(g, "circle", "checker")) for g in groups(root, "checkers") if g.get("data-side") == side
-        )
+    by_side = {
+        side: sum(len(of_class(g, "circle", "checker")) for g in groups(root, "checkers") if g.get("data-side") == side)
+        for side in ("x", "o")
+    }
     assert by_side == {"x": 15, "o": 15}
     assert not of_class(root, "text", "count")
     assert [g.get("data-count") for g in groups(root, "off")] == ["0", "0"]
