@@ -710,6 +710,12 @@ class Game:
             crawford=self.crawford,
         )
 
+    def _repr_svg_(self) -> str:
+        """The board, cube and dice as an SVG picture, for Jupyter (:func:`bgcore.svg.board`)."""
+        from .svg import board  # only when drawn: keeps ``import bgcore`` light
+
+        return board(self)
+
     def __repr__(self) -> str:
         where = "money" if not self.match_length else f"{self.score[0]}-{self.score[1]} to {self.match_length}"
         state = "over" if self.is_over() else f"player {self.turn} to act"

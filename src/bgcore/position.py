@@ -334,6 +334,12 @@ class Position:
     def __str__(self) -> str:
         return render(self._board, self.pip_count(), self.borne_off(), self.position_id())
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, for Jupyter (:func:`bgcore.svg.board`)."""
+        from .svg import board  # only when drawn: keeps ``import bgcore`` light
+
+        return board(self)
+
     def __reduce__(self) -> tuple[object, ...]:
         return (
             (Position, (self._board,), None, None, None)
