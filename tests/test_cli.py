@@ -1,0 +1,251 @@
+"""The command line: every subcommand through ``main([...])``, its errors and
+exit codes (0 done, 1 invalid input, 2 a malformed command line), and the
+``bgcore`` console script once in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bgcore import Position
+from bgcore.cli import main
+from bgcore.cli.inputs import rank_moves, read_position
+
+START = "4HPwATDgc/ABMA"
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+# 2-4 (X-O) in a 7-point match, X owns a 2-cube and rolled 5-2
+MATCH_XGID = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:4:0:7:10"
+START_ARRAY = "0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2,0"
+CLOSED_OUT = "u5sDAgK3OwcAQA"  # a closed board with a checker on the bar: 4-1 has no play
+
+Run = tuple[int, str, str]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> Run:
+    """(exit code, stdout, stderr) of ``main(argv)``."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_error(result: Run, code: int, message: str) -> None:
+    """The command failed with ``code`` and ``message`` on stderr, no traceback, nothing on stdout."""
+    got, out, err = result
+    assert got == code, (out, err)
+    assert message in err, err
+    assert "Traceback" not in err and out == ""
+
+
+# --- show --------------------------------------------------------------------------------
+
+
+def test_show_a_position_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", START)
+    assert code == 0
+    assert out.startswith(str(Position.initial()) + "\n")
+    assert out.splitlines()[-1] == START_XGID
+
+
+def test_show_an_xgid_gives_the_dice_cube_and_score(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", MATCH_XGID)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"Position ID: {START}   X on roll"
+    assert lines[-5:] == [
+        "X to play 5-2",
+        "Cube: 2, owned by X",
+        "Score: X 2, O 4 in a 7-point match",
+        "gnubg ID: 4HPwATDgc/ABMA:UYnqAEAAEAAE",
+        MATCH_XGID,
+    ]
+
+
+def test_show_a_gnubg_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "4HPwATDgc/ABMA:cIkKAAAAAAAA")
+    assert code == 0
+    assert "X to play 5-2\nCube: 1, centred\nMoney game (Jacoby rule)\n" in out
+    # a double waiting for an answer, from an XGID
+    code, out, _ = run(capsys, "show", MATCH_XGID.replace(":52:", ":D:"))
+    assert code == 0 and "X doubles to 4: O to take or drop" in out
+
+
+def test_show_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_error(run(capsys, "show", "nonsense"), 1, "'nonsense' is not a Position ID (14 characters)")
+    assert_error(run(capsys, "show", "4HPwATDgc/AB!A"), 1, "a Position ID is 14 characters of A-Z a-z 0-9 + /")
+    assert_error(run(capsys, "show", "XGID=-b----E-C:0:0:1:00:0:0:0:0:10"), 1, "an XGID's first field is 26")
+    assert_error(run(capsys, "show", f"{START}:nonsense"), 1, "python -m bgcore show: error: ")
+    assert_error(run(capsys, "show", "1,2,3"), 1, "an array has 26 counts (slots 0-25), not 3")
+    assert_error(run(capsys, "show", "a:b:c"), 1, "an XGID has 9, a gnubg ID (PositionID:MatchID) one")
+    assert_error(run(capsys, "show"), 2, "the following arguments are required: ID")
+    assert_error(run(capsys, "show", START, "--color"), 2, "unrecognized arguments: --color")
+
+
+def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    commands = ["show", "moves", "convert", "perft", "demo"]
+    assert code == 0 and all(re.search(rf"^    {c} ", out, re.MULTILINE) for c in commands)
+    for command in commands:
+        code, out, _ = run(capsys, command, "--help")
+        assert code == 0 and out.startswith(f"usage: python -m bgcore {command} ")
+    assert_error(run(capsys), 2, "the following arguments are required: COMMAND")
+    assert_error(run(capsys, "shoe"), 2, "invalid choice: 'shoe'")
+
+
+# --- moves -------------------------------------------------------------------------------
+
+
+def test_moves_lists_every_play(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", START, "31")
+    expected = [str(m) for m in Position.initial().legal_moves((3, 1))]
+    assert code == 0 and out.splitlines() == ["3-1: 16 legal plays", *expected]
+    for dice in (["3-1"], ["3", "1"], ["3 1"], ["13"], ["1,3"]):
+        assert run(capsys, "moves", START, *dice)[1] == out
+
+
+def test_moves_ranked_by_a_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", START, "31", "--policy", "pubeval")
+    assert code == 0 and out.startswith("3-1: 16 legal plays, best first by pubeval\n")
+    rows = re.findall(r"^│\s+(\d+) │ (\S.*?)\s+│\s+(-?\d+\.\d{3}) │$", out, re.MULTILINE)
+    assert [r[0] for r in rows] == [str(i) for i in range(1, 17)]
+    assert rows[0][1] == "8/5 6/5"  # pubeval's classic opening 3-1
+    scores = [float(r[2]) for r in rows]
+    assert scores == sorted(scores, reverse=True)
+    # race and random; random is a seeded shuffle without scores
+    code, out, _ = run(capsys, "moves", START, "65", "--policy", "race")
+    assert code == 0 and "best first by race" in out and "race score" in out
+    code, out, _ = run(capsys, "moves", START, "65", "--policy", "random", "--seed", "3")
+    assert code == 0 and "in a random order (seed 3)" in out and "score" not in out
+    assert run(capsys, "moves", START, "65", "--policy", "random", "--seed", "3")[1] == out
+    plays = re.findall(r"^│ \d │ (\S.*?)\s+│$", out, re.MULTILINE)
+    assert sorted(plays) == sorted(str(m) for m in Position.initial().legal_moves((6, 5)))
+
+
+def test_rank_moves_agrees_with_the_engine() -> None:
+    pos = Position.from_xgid(MATCH_XGID)
+    ranked = rank_moves(pos, (5, 2), "pubeval")
+    assert len(ranked) == len(pos.legal_moves((5, 2)))
+    assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)  # type: ignore[type-var]
+
+
+def test_moves_takes_the_dice_of_an_xgid(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", MATCH_XGID)
+    assert code == 0 and out.startswith("5-2: 8 legal plays\n")
+    assert run(capsys, "moves", MATCH_XGID, "6", "6")[1].startswith("6-6: ")
+
+
+def test_moves_of_a_lost_turn_and_a_finished_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "moves", CLOSED_OUT, "41")[1] == "4-1: no legal play, the turn is lost\n"
+    assert run(capsys, "moves", CLOSED_OUT, "41", "--policy", "pubeval")[1] == "4-1: no legal play, the turn is lost\n"
+    last = "0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-1,0"
+    assert run(capsys, "moves", last, "61")[1] == "6-1: 1 legal play\n6/off\n"
+
+
+def test_moves_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    message = "dice are two digits 1-6 such as 31, 3-1 or '3 1'"
+    assert_error(run(capsys, "moves", START, "71"), 2, f"{message}, not '71'")
+    assert_error(run(capsys, "moves", START, "3", "1", "2"), 2, f"{message}, not '3 1 2'")
+    assert_error(run(capsys, "moves", START, "three"), 2, message)
+    assert_error(run(capsys, "moves", START), 2, "DICE is missing (the position has no dice rolled)")
+    assert_error(run(capsys, "moves", "XYZ", "31"), 1, "'XYZ' is not a Position ID")
+    assert_error(run(capsys, "moves", START, "31", "--policy", "gnubg"), 2, "invalid choice: 'gnubg'")
+
+
+# --- convert -----------------------------------------------------------------------------
+
+
+def test_convert_between_every_form(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "convert", START)
+    assert code == 0
+    assert out.splitlines() == [
+        f"Position ID: {START}",
+        START_XGID,
+        "gnubg ID: 4HPwATDgc/ABMA:MAEAAAAAAAAA",
+        f"array: {START_ARRAY}",
+    ]
+    for text in (START, START_XGID, START_ARRAY, f"[{START_ARRAY}]", "4HPwATDgc/ABMA:cAkAAAAAAAAA"):
+        assert run(capsys, "convert", text, "--to", "id")[1] == f"{START}\n"
+        assert run(capsys, "convert", text, "--to", "array")[1] == f"{START_ARRAY}\n"
+    # an XGID keeps its cube, score and dice; its gnubg ID says the same
+    assert run(capsys, "convert", MATCH_XGID, "--to", "xgid")[1] == f"{MATCH_XGID}\n"
+    gnubg = run(capsys, "convert", MATCH_XGID, "--to", "gnubg")[1].strip()
+    assert run(capsys, "convert", gnubg, "--to", "xgid")[1] == f"{MATCH_XGID}\n"
+
+
+def test_convert_arguments_that_start_with_a_minus(capsys: pytest.CaptureFixture[str]) -> None:
+    # an XGID without its prefix, and an array whose first count (the opponent's bar) is negative
+    assert run(capsys, "convert", START_XGID[5:], "--to", "id")[1] == f"{START}\n"
+    board = list(Position.initial().board)
+    board[0], board[1] = -1, -1
+    array = ",".join(map(str, board))
+    code, out, _ = run(capsys, "convert", array, "--to", "id")
+    assert code == 0 and Position.from_position_id(out.strip()).board == tuple(board)
+
+
+def test_convert_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_error(run(capsys, "convert", START, "--to", "svg"), 2, "invalid choice: 'svg'")
+    assert_error(run(capsys, "convert", "1,2,x"), 1, "an array is 26 comma-separated whole numbers")
+    too_many = START_ARRAY.replace("0,-2", "0,-3", 1)
+    assert_error(run(capsys, "convert", too_many), 1, "python -m bgcore convert: error: ")
+
+
+def test_read_position_kinds() -> None:
+    assert [read_position(t).kind for t in (START, START_XGID, START_ARRAY, f"{START}:cAkAAAAAAAAA")] == [
+        "Position ID",
+        "XGID",
+        "array",
+        "gnubg ID",
+    ]
+
+
+# --- perft ---------------------------------------------------------------------------------
+
+
+def test_perft_from_an_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "perft", CLOSED_OUT, "--depth", "2", "--threads", "1")
+    assert code == 0 and out.startswith(f"perft from Position ID {CLOSED_OUT} (1 thread(s))")
+    assert "| 1 | 33 | 57 |" in out
+    code, out, _ = run(capsys, "perft", "--depth", "1", "--variant", "hypergammon", "--threads", "1")
+    assert code == 0 and "the hypergammon starting position" in out
+    assert_error(run(capsys, "perft", "--depth", "9"), 2, "--depth takes 1 to 6, not 9")
+    assert_error(run(capsys, "perft", "--depth", "two"), 2, "argument --depth: invalid int value: 'two'")
+    assert_error(run(capsys, "perft", "bad", "--depth", "1"), 1, "'bad' is not a Position ID")
+
+
+# --- demo ----------------------------------------------------------------------------------
+
+
+def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "--dice", "6-5", "--seconds", "0")
+    assert code == 0 and "6-5: 7 legal moves" in out and "move generations per second" in out
+    assert_error(run(capsys, "demo", "--dice", "0"), 2, "--dice: dice are two digits 1-6")
+
+
+# --- the console script ------------------------------------------------------------------------
+
+
+def _console_script() -> str | None:
+    here = Path(sys.executable).parent
+    return shutil.which("bgcore", path=os.pathsep.join([str(here), os.environ.get("PATH", "")]))
+
+
+def test_the_console_script() -> None:
+    script = _console_script()
+    if script is None:
+        pytest.skip("the bgcore console script is not installed (pip install -e .)")
+    proc = subprocess.run([script, "moves", START, "6-5"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.splitlines()[0] == "6-5: 7 legal plays"
+    proc = subprocess.run([script, "show", "nonsense"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert (
+        proc.stderr.startswith("bgcore show: error: 'nonsense' is not a Position ID") and "Traceback" not in proc.stderr
+    )
+    proc = subprocess.run([script, "moves", START, "77"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.startswith("usage: bgcore moves ")
+    proc = subprocess.run([sys.executable, "-m", "bgcore", "--version"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("bgcore ")
