@@ -88,7 +88,7 @@ def test_show_errors(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--help")
-    commands = ["show", "moves", "convert", "perft", "demo"]
+    commands = ["show", "moves", "convert", "perft", "bench", "rollout", "demo"]
     assert code == 0 and all(re.search(rf"^    {c} ", out, re.MULTILINE) for c in commands)
     for command in commands:
         code, out, _ = run(capsys, command, "--help")
@@ -249,3 +249,56 @@ def test_the_console_script() -> None:
     assert proc.returncode == 2 and proc.stderr.startswith("usage: bgcore moves ")
     proc = subprocess.run([sys.executable, "-m", "bgcore", "--version"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout.startswith("bgcore ")
+
+
+# --- bench, rollout ------------------------------------------------------------------------
+
+
+def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "--seconds", "0.05", "--threads", "2")
+    assert code == 0 and "One timing of each workload, from this run only." in out
+    rows = re.findall(r"^│ (\S.*?)\s+│\s+(\d) │\s+([\d,]+) (results|moves|games) │", out, re.MULTILINE)
+    assert [(r[0], r[1]) for r in rows] == [
+        ("batch.generate", "1"),
+        ("batch.generate", "2"),
+        ("batch.count", "1"),
+        ("batch.count", "2"),
+        ("Position.legal_moves", "1"),
+        ("rollout, pubeval", "1"),
+        ("rollout, pubeval", "2"),
+    ]
+    assert_error(run(capsys, "bench", "--seconds", "0"), 2, "--seconds takes 0.05 to 60, not 0.0")
+
+
+def test_rollout(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rollout", START, "--games", "1296", "--seed", "5")
+    assert code == 0
+    assert out.startswith(f"Rollout of {START}, pubeval for both sides, seed 5\n1,296 games on 1 thread in ")
+    rows = {name: (est, se) for name, est, se in re.findall(r"^│ (\S.*?)\s+│\s+(\S+) │\s+(\S+) │$", out, re.MULTILINE)}
+    assert "┃ outcome (player on roll) ┃ estimate ┃ std. error ┃" in out
+    assert list(rows) == [
+        "win",
+        "win gammon",
+        "win backgammon",
+        "lose gammon",
+        "lose backgammon",
+        "cubeless equity (money)",
+    ]
+    win, win_se = (float(v.rstrip("%")) for v in rows["win"])
+    assert 40 < win < 65 and 0 < win_se < 3
+    # the same seed, the same numbers, whatever the threads
+    again = run(capsys, "rollout", START, "--games", "1296", "--seed", "5", "--threads", "2")[1]
+    assert again.splitlines()[2:] == out.splitlines()[2:]
+
+
+def test_rollout_at_a_match_score_gives_the_mwc(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rollout", MATCH_XGID.replace(":52:", ":00:"), "--games", "1296", "--policy", "race")
+    assert code == 0 and re.search(r"^│ match winning chance\s+│\s+\d+\.\d\d% │\s+\d+\.\d\d% │$", out, re.MULTILINE)
+
+
+def test_rollout_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_error(run(capsys, "rollout", MATCH_XGID), 1, "the XGID is past the start of the turn")
+    assert_error(run(capsys, "rollout", START, "--games", "0"), 2, "--games takes a positive number, not 0")
+    assert_error(run(capsys, "rollout", START, "--threads", "0"), 2, "--threads takes 1 to 64, not 0")
+    assert_error(run(capsys, "rollout", START, "--policy", "best"), 2, "invalid choice: 'best'")
+    assert_error(run(capsys, "rollout", "0" * 14), 1, "error: ")
