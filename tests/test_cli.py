@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bgcore import Position
+import matplay
+from bgcore import Match, Position
 from bgcore.cli import main
 from bgcore.cli.inputs import rank_moves, read_position
 
@@ -88,7 +89,7 @@ def test_show_errors(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--help")
-    commands = ["show", "moves", "convert", "perft", "bench", "rollout", "demo"]
+    commands = ["show", "moves", "convert", "perft", "bench", "rollout", "mat", "demo"]
     assert code == 0 and all(re.search(rf"^    {c} ", out, re.MULTILINE) for c in commands)
     for command in commands:
         code, out, _ = run(capsys, command, "--help")
@@ -302,3 +303,45 @@ def test_rollout_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert_error(run(capsys, "rollout", START, "--threads", "0"), 2, "--threads takes 1 to 64, not 0")
     assert_error(run(capsys, "rollout", START, "--policy", "best"), 2, "invalid choice: 'best'")
     assert_error(run(capsys, "rollout", "0" * 14), 1, "error: ")
+
+
+# --- mat ---------------------------------------------------------------------------------
+
+
+def test_mat_prints_each_game_and_the_score(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "scripted.mat"
+    path.write_text(matplay.scripted().to_mat(("Alice", "Bob")))
+    code, out, _ = run(capsys, "mat", str(path))
+    assert code == 0
+    assert out.startswith("scripted.mat: 3-point match, Alice vs Bob, 4 games\n")
+    rows = re.findall(r"^│\s+(\d) │\s+(.+?)\s+│ (\w+)\s+│\s+(\d) │\s+(\d) │ (.+?)\s+│$", out, re.MULTILINE)
+    assert rows == [
+        ("1", "0-0", "Bob", "2", "2", "double dropped"),
+        ("2", "0-2 (Crawford)", "Alice", "1", "1", "resigned: single game"),
+        ("3", "1-2", "Alice", "1", "1", "double dropped"),
+        ("4", "2-2", "Bob", "1", "1", "resigned: single game"),
+    ]
+    assert out.endswith("Final score: Alice 2, Bob 3: Bob wins the match.\n")
+
+
+def test_mat_of_an_unfinished_match(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    match = Match(5, dice=2)
+    match.game.roll((3, 1))
+    match.game.play("8/5 6/5")
+    path = tmp_path / "unfinished.mat"
+    path.write_text(match.to_mat(("Ann", "Ben")))
+    code, out, _ = run(capsys, "mat", str(path))
+    assert code == 0 and "not finished" in out
+    assert out.endswith("Score: Ann 0, Ben 0: the match is not over.\n")
+
+
+def test_mat_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    missing = tmp_path / "missing.mat"
+    assert_error(run(capsys, "mat", str(missing)), 1, f"cannot read {missing}: No such file or directory")
+    bad = tmp_path / "bad.mat"
+    bad.write_text(matplay.scripted().to_mat(("Alice", "Bob")).replace("24/18 13/9", "24/18 13/8"))
+    assert_error(run(capsys, "mat", str(bad)), 1, f"{bad}: game 1, move 2, line 7: '24/18 13/8' is not a legal move")
+    junk = tmp_path / "junk.mat"
+    junk.write_text("hello\n")
+    assert_error(run(capsys, "mat", str(junk)), 1, "no ' N point match' line")
+    assert_error(run(capsys, "mat"), 2, "the following arguments are required: FILE")

@@ -25,13 +25,13 @@ import os
 import sys
 
 from .. import __version__
-from . import bench, convert, demo, moves, perft, rollout, show
+from . import bench, convert, demo, mat, moves, perft, rollout, show
 from .common import UsageError
 from .inputs import protect_arguments
 
 __all__ = ["main", "build_parser"]
 
-_COMMANDS = (show, moves, convert, perft, bench, rollout, demo)
+_COMMANDS = (show, moves, convert, perft, bench, rollout, mat, demo)
 
 
 def _prog() -> str:
