@@ -4,6 +4,8 @@ exit codes (0 done, 1 invalid input, 2 a malformed command line), and the
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -17,6 +19,7 @@ import matplay
 from bgcore import Match, Position
 from bgcore.cli import main
 from bgcore.cli.inputs import rank_moves, read_position
+from bgcore.cli.play import Session
 
 START = "4HPwATDgc/ABMA"
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -89,7 +92,7 @@ def test_show_errors(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--help")
-    commands = ["show", "moves", "convert", "perft", "bench", "rollout", "mat", "demo"]
+    commands = ["show", "moves", "convert", "perft", "bench", "rollout", "play", "mat", "demo"]
     assert code == 0 and all(re.search(rf"^    {c} ", out, re.MULTILINE) for c in commands)
     for command in commands:
         code, out, _ = run(capsys, command, "--help")
@@ -345,3 +348,113 @@ def test_mat_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     junk.write_text("hello\n")
     assert_error(run(capsys, "mat", str(junk)), 1, "no ' N point match' line")
     assert_error(run(capsys, "mat"), 2, "the following arguments are required: FILE")
+
+
+# --- play ----------------------------------------------------------------------------------
+
+
+def play_session(seed: int, length: int, *, double: bool = False, undo: bool = False) -> tuple[int, list[str], str]:
+    """A whole game (or match) of ``bgcore play``: the player answers every
+    prompt with the pubeval-best move, Enter to roll (or ``double``), ``take``;
+    returns the exit code, the prompts and the output."""
+    prompts: list[str] = []
+    moves: list[str] = []
+    session: Session
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        game = session.match.game
+        if prompt.startswith("You rolled"):
+            if undo and len(moves) == 3:
+                moves.append("undo")
+                return "undo"
+            moves.append(prompt)
+            assert game.dice is not None
+            return str(rank_moves(game.position, game.dice, "pubeval")[0][0])
+        if prompt.startswith("Your turn"):
+            return "double" if double else ""
+        if prompt.startswith("The computer doubles"):
+            return "take"
+        assert prompt.startswith("Press Enter for game")
+        return ""
+
+    session = Session("pubeval", seed, length, ask=ask)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = session.run()
+    return code, prompts, out.getvalue()
+
+
+def test_play_a_whole_money_game() -> None:
+    code, prompts, out = play_session(4, 0)
+    assert code == 0
+    assert any(p.startswith("The computer doubles to 2.") for p in prompts)  # and the player took
+    assert "You take: the cube is at 2, on your side." in out
+    assert re.search(r"^Game over: (you win|the computer wins) \d+ points? \(.+\)\.$", out, re.MULTILINE)
+    assert out.count("Position ID: ") == len(prompts) + 1  # the board before every prompt, and at the end
+
+
+def test_play_undo_and_the_same_game_again() -> None:
+    plain = play_session(1, 0)
+    with_undo = play_session(1, 0, undo=True)
+    assert "Undone: your move" in with_undo[2]
+    # undo rewinds the dice: playing the same move again gives the same game
+    assert re.findall(r"^Game over: .*$", plain[2], re.MULTILINE) == re.findall(
+        r"^Game over: .*$", with_undo[2], re.MULTILINE
+    )
+
+
+@pytest.mark.slow
+def test_play_a_whole_match_with_doubles() -> None:
+    code, prompts, out = play_session(2, 3, double=True)
+    assert code == 0
+    assert "You double to 2." in out
+    assert re.search(r"^The computer (takes: the cube is at 2, on its side|drops)\.$", out, re.MULTILINE)
+    assert re.search(r"^Match over: (you win|the computer wins) the 3-point match, \d-\d\.$", out, re.MULTILINE)
+    assert "No cube: Crawford game" in out or "Press Enter for game 2" in "".join(prompts)
+
+
+def test_play_commands(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("hint\nfoo\ndouble\n8/5 6/5\nundo\n\nquit\n"))
+    code, out, err = run(capsys, "play", "--seed", "1")
+    assert code == 0 and err == ""
+    assert "Opening roll: you 6, the computer 4: you play 6-4." in out
+    assert "Best moves by pubeval:" in out and re.search(r"^\s+1\s+24/14\s+\d+\.\d{3}\s*$", out, re.MULTILINE)
+    assert "cannot read 'foo'" in out
+    assert "You have rolled 6-4: type a move such as" in out
+    assert "'8/5 6/5' is not a legal move with 6-4\n" in out  # without the position's repr
+    assert "Nothing to undo in this game." in out
+    assert "Type a move such as" in out
+    assert out.endswith("You quit.\n")
+
+
+def test_play_when_the_computer_wins_the_opening(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, out, _ = run(capsys, "play", "--seed", "0", "--policy", "race")
+    assert code == 0 and "bgcore play: you (X) against race (O), seed 0, game 1" in out
+    assert re.search(
+        r"^Opening roll: you 3, the computer 5: the computer plays 5-3\.\nThe computer played \S", out, re.M
+    )
+
+
+def test_play_ends_at_the_end_of_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", "--seed", "1", "--match", "3")
+    assert code == 0 and "Score: you 0, the computer 0 (3-point match)." in out and out.endswith("You quit.\n")
+
+
+def test_play_interrupted(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupt)
+    assert_error_code, _, err = run(capsys, "play", "--seed", "1")
+    assert assert_error_code == 130 and "python -m bgcore play: interrupted" in err and "Traceback" not in err
+
+
+def test_play_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_error(run(capsys, "play", "--match", "0"), 2, "--match takes 1 to 64 points, not 0")
+    assert_error(run(capsys, "play", "--seed", "-1"), 2, "--seed takes 0 to 2**64 - 1, not -1")
+    assert_error(run(capsys, "play", "--policy", "gnubg"), 2, "invalid choice: 'gnubg'")

@@ -25,13 +25,13 @@ import os
 import sys
 
 from .. import __version__
-from . import bench, convert, demo, mat, moves, perft, rollout, show
+from . import bench, convert, demo, mat, moves, perft, play, rollout, show
 from .common import UsageError
 from .inputs import protect_arguments
 
 __all__ = ["main", "build_parser"]
 
-_COMMANDS = (show, moves, convert, perft, bench, rollout, mat, demo)
+_COMMANDS = (show, moves, convert, perft, bench, rollout, play, mat, demo)
 
 
 def _prog() -> str:
@@ -43,7 +43,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand; each sets ``run`` (its function) in the namespace."""
     parser = argparse.ArgumentParser(
         prog=prog or _prog(),
-        description="bgcore, a backgammon engine core: positions, moves, perft, rollouts.",
+        description="bgcore, a backgammon engine core: positions, moves, perft, rollouts, a game in the terminal.",
         epilog="Positions are given as a Position ID, an XGID, a gnubg ID (PositionID:MatchID) or the 26-count "
         "array; 'COMMAND --help' tells more. Exit codes: 0 done, 1 invalid input, 2 a malformed command line.",
     )
