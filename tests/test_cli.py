@@ -8,6 +8,7 @@ import contextlib
 import io
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -458,3 +459,61 @@ def test_play_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert_error(run(capsys, "play", "--match", "0"), 2, "--match takes 1 to 64 points, not 0")
     assert_error(run(capsys, "play", "--seed", "-1"), 2, "--seed takes 0 to 2**64 - 1, not -1")
     assert_error(run(capsys, "play", "--policy", "gnubg"), 2, "invalid choice: 'gnubg'")
+
+
+# --- the README -----------------------------------------------------------------------------
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+# the subcommands whose output does not depend on the machine or the time
+REPRODUCIBLE = {"show", "moves", "convert", "mat"}
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    """(command, output) of each ``$ bgcore ...`` line of the README's console blocks."""
+    examples = []
+    for block in re.findall(r"^```console\n(.*?)^```$", README.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL):
+        for part in re.split(r"^(?=\$ )", block, flags=re.MULTILINE):
+            if part.startswith("$ bgcore "):
+                command, _, output = part.partition("\n")
+                examples.append((command[2:], output))
+    return examples
+
+
+def readme_match(path: Path) -> None:
+    """The README's match.mat: two games of a 3-point match."""
+    match = Match(3, dice=5)
+    game = match.game
+    game.roll((5, 2))
+    game.play("13/11 13/8")
+    game.roll((6, 4))
+    game.play("24/18 13/9")
+    game.double()
+    game.drop()
+    game = match.new_game()
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.roll((6, 6))
+    game.play("24/18(2) 13/7(2)")
+    game.resign("gammon")
+    game.accept()
+    path.write_text(match.to_mat(("Ann", "Ben")))
+
+
+def test_the_readme_shows_what_the_commands_print(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme_match(tmp_path / "match.mat")
+    monkeypatch.chdir(tmp_path)
+    examples = readme_examples()
+    assert {c.split()[1] for c, _ in examples} >= {*REPRODUCIBLE, "perft", "rollout", "bench", "play"}
+    checked = 0
+    for command, output in examples:
+        words = shlex.split(command.split(" | ")[0])
+        if words[1] not in REPRODUCIBLE:
+            continue
+        code, out, _ = run(capsys, *words[1:])
+        if " | head -" in command:
+            out = "".join(out.splitlines(keepends=True)[: int(command.rsplit("-", 1)[1])])
+        assert (code, out) == (0, output), command
+        checked += 1
+    assert checked >= 6
