@@ -13,6 +13,7 @@ sets it), like ``oracle.require()`` for gnubg.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -59,6 +60,7 @@ class Terminal:
         # the shell keeps the pane open after the program, to read its exit code
         shell = f"{command}; echo EXIT=$?; sleep 120"
         self.tmux("new-session", "-d", "-x", "120", "-y", "50", "-s", "play", shell)
+        self.socket_path = self.tmux("display-message", "-p", "#{socket_path}").strip()
 
     def tmux(self, *args: str) -> str:
         proc = subprocess.run(
@@ -94,6 +96,9 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30, env=self.env)
+        if self.socket_path.endswith(self.socket):  # tmux leaves its socket file behind
+            with contextlib.suppress(OSError):
+                os.unlink(self.socket_path)
 
 
 @pytest.fixture
