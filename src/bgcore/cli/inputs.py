@@ -1,0 +1,150 @@
+"""Reading the command line's positions and dice, and ranking moves by a policy.
+
+A position is given as one argument in any of four forms, told apart by their shape:
+
+- an XGID (``XGID=...`` or its ten ``:``-separated fields without the prefix);
+- a gnubg ID ``PositionID:MatchID`` (one ``:``);
+- the 26-count array of :meth:`bgcore.Position.to_array`, comma-separated
+  (brackets and spaces allowed);
+- a GNU Backgammon Position ID (14 characters).
+
+>>> read_position("4HPwATDgc/ABMA").position == Position.initial()
+True
+>>> spec = read_position("XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:4:0:7:10")
+>>> spec.kind, spec.game.cube, spec.game.dice, spec.game.score
+('XGID', 2, (5, 2), (4, 2))
+>>> read_dice(["3-1"]), read_dice(["31"]), read_dice(["3", "1"]), read_dice(["3 1"])
+((3, 1), (3, 1), (3, 1), (3, 1))
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import encode
+from ..errors import InvalidPositionError
+from ..game import Game
+from ..move import Move
+from ..position import Position
+from ..rules import CHECKERS
+
+__all__ = ["PositionSpec", "read_position", "read_dice", "DiceError", "rank_moves", "protect_arguments"]
+
+_XGID_BODY = re.compile(r"[-A-Oa-o]{26}:")
+_ARRAY = re.compile(r"\s*[\[(]?\s*-?\d+(\s*[,\s]\s*-?\d+)*\s*[\])]?\s*")
+
+
+@dataclass(frozen=True)
+class PositionSpec:
+    """A position read from the command line: the board (player on roll's
+    view), the game around it when the text gave one (an XGID or a gnubg ID:
+    cube, score, dice), what kind of text it was and the text itself."""
+
+    position: Position
+    game: Game | None
+    kind: str
+    text: str
+
+
+def read_position(text: str, *, checkers: int = CHECKERS) -> PositionSpec:
+    """The position (and game) that ``text`` gives; raises a ValueError
+    (:class:`~bgcore.InvalidPositionError` and friends) saying what is wrong."""
+    body = text.strip()
+    if not body:
+        raise InvalidPositionError("the position is empty: give a Position ID, an XGID, a gnubg ID or an array")
+    if body.upper().startswith("XGID=") or body.count(":") == 9:
+        game = Game.from_xgid(body)
+        return PositionSpec(_with_checkers(game.position, checkers), game, "XGID", body)
+    if body.count(":") == 1:
+        game = Game.from_ids(body)
+        return PositionSpec(_with_checkers(game.position, checkers), game, "gnubg ID", body)
+    if "," in body or body.startswith(("[", "(")):
+        if not _ARRAY.fullmatch(body):
+            raise InvalidPositionError(f"an array is 26 comma-separated whole numbers, not {body!r}")
+        values = [int(v) for v in re.split(r"[,\s]+", body.strip("[]() \t")) if v]
+        if len(values) != 26:
+            raise InvalidPositionError(f"an array has 26 counts (slots 0-25), not {len(values)}")
+        return PositionSpec(Position.from_array(np.array(values), checkers=checkers), None, "array", body)
+    if ":" in body:
+        raise InvalidPositionError(
+            f"{body!r} has {body.count(':')} ':'s: an XGID has 9, a gnubg ID (PositionID:MatchID) one"
+        )
+    try:
+        position = Position.from_position_id(body, checkers=checkers)
+    except InvalidPositionError as exc:
+        if len(body) != 14:
+            raise InvalidPositionError(
+                f"{body!r} is not a Position ID (14 characters), an XGID, a gnubg ID or a 26-count array"
+            ) from None
+        raise exc
+    return PositionSpec(position, None, "Position ID", body)
+
+
+def _with_checkers(position: Position, checkers: int) -> Position:
+    return position if checkers == position.checkers else Position(position.board, checkers=checkers)
+
+
+class DiceError(ValueError):
+    """Dice that are not two dice 1-6."""
+
+
+def read_dice(words: list[str]) -> tuple[int, int]:
+    """Two dice from ``31``, ``3-1``, ``3,1``, ``"3 1"`` or the two words ``3 1``,
+    in the order given (a DiceError otherwise)."""
+    text = " ".join(words)
+    digits = re.sub(r"[\s,/-]", "", text)
+    if not re.fullmatch(r"[1-6][1-6]", digits):
+        raise DiceError(f"dice are two digits 1-6 such as 31, 3-1 or '3 1', not {text!r}")
+    return int(digits[0]), int(digits[1])
+
+
+def rank_moves(
+    position: Position, dice: tuple[int, int], policy: str, *, seed: int = 0
+) -> list[tuple[Move, float | None]]:
+    """Every legal move of ``dice`` with its score by ``policy``, best first.
+
+    ``pubeval`` and ``race`` score each move's result as the engine's
+    built-in policies do (:func:`bgcore.encode.pubeval` with the race or
+    contact weights chosen per result, :func:`bgcore.encode.race_score`);
+    equal scores keep the generator's order, so the first move is the one the
+    engine plays.  ``random`` gives the moves in a random order (from
+    ``seed``), without scores.
+    """
+    moves = position.legal_moves(dice)
+    listed = list(moves)
+    if policy == "random":
+        random.Random(seed).shuffle(listed)
+        return [(m, None) for m in listed]
+    if not listed:
+        return []
+    results = [p.flip() for p in moves.positions()]  # the mover's view, before the flip
+    scored = _score(policy, position, results)
+    order = sorted(range(len(listed)), key=lambda i: -scored[i])
+    return [(listed[i], float(scored[i])) for i in order]
+
+
+def _score(policy: str, position: Position, results: list[Position]) -> np.ndarray:
+    boards = np.stack([r.to_array() for r in results])
+    if policy == "pubeval":
+        return np.asarray(encode.pubeval(boards, checkers=position.checkers), dtype=np.float64)
+    if policy == "race":
+        return np.asarray(encode.race_score(boards, checkers=position.checkers), dtype=np.float64)
+    raise ValueError(f"policy must be pubeval, race or random, not {policy!r}")
+
+
+def protect_arguments(argv: list[str]) -> list[str]:
+    """``argv`` with positions that start with ``-`` (an XGID without its
+    ``XGID=`` prefix, an array whose first count is negative) made
+    unmistakable for options: argparse would read them as unknown options."""
+    out = []
+    for arg in argv:
+        if arg.startswith("-") and _XGID_BODY.match(arg):
+            arg = "XGID=" + arg
+        elif arg.startswith("-") and "," in arg and _ARRAY.fullmatch(arg):
+            arg = f"[{arg}]"
+        out.append(arg)
+    return out

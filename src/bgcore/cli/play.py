@@ -1,0 +1,385 @@
+"""``bgcore play``: a game (or a match) in the terminal against a built-in policy.
+
+You are X, moving from your 24-point to your 1-point; the board is drawn from
+your side every turn.  Type a move in standard notation (``8/5 6/5``,
+``bar/22*``, ``13/7(2)``, ``6/off``: what :meth:`bgcore.Position.parse_move`
+reads) or one of the commands ``double``, ``take``, ``drop``, ``undo``,
+``hint`` and ``quit``.
+
+The computer plays the policy's best move.  Its cube decisions are simple,
+from a quick rollout (:data:`CUBE_GAMES` cubeless pubeval games of the
+position before the roll): it doubles when its cubeless equity is at least
+:data:`DOUBLE_FROM` and below :data:`DOUBLE_BELOW` (above that it plays on for
+the gammon), and it takes when the doubler's cubeless equity is below
+:data:`TAKE_BELOW` (the dead cube's take point), whatever the match score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from collections.abc import Callable
+
+from rich import box
+from rich.table import Table
+
+from ..errors import IllegalMoveError
+from ..game import Action, End, Game, Record
+from ..match import Match
+from ..move import Move
+from ..policy import POLICIES
+from ..position import Outcome
+from ..rollouts import rollout
+from .common import UsageError, console, plural
+from .inputs import rank_moves
+
+__all__ = ["add_parser", "run", "Session", "CUBE_GAMES", "DOUBLE_FROM", "DOUBLE_BELOW", "TAKE_BELOW"]
+
+HUMAN, COMPUTER = 0, 1
+#: Games of the quick rollout behind the computer's cube decisions and the cube hints.
+CUBE_GAMES = 1296
+#: The computer doubles when its cubeless equity is in [DOUBLE_FROM, DOUBLE_BELOW).
+DOUBLE_FROM = 0.4
+DOUBLE_BELOW = 1.0
+#: The computer takes when the doubler's cubeless equity is below this.
+TAKE_BELOW = 0.5
+#: Moves a hint shows.
+HINT_MOVES = 5
+
+_KINDS = {Outcome.SINGLE: "a single game", Outcome.GAMMON: "a gammon", Outcome.BACKGAMMON: "a backgammon"}
+_QUIT = ("quit", "q", "exit")
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a game (or a match) in the terminal against a built-in policy",
+        description="Play backgammon against the computer. You are X, moving from 24 to 1. Type moves in "
+        "standard notation (8/5 6/5, bar/22*, 13/7(2), 6/off) or a command: double, take, drop, undo (take back "
+        "your last move or cube action, with the computer's reply), hint (the policy's best moves, or a quick "
+        "rollout's equity before the roll and at a double), quit. The computer doubles when a quick pubeval "
+        f"rollout gives it a cubeless equity from +{DOUBLE_FROM:.2f} to below +{DOUBLE_BELOW:.2f}, and takes "
+        f"when the doubler's is below +{TAKE_BELOW:.2f}, whatever the score.",
+    )
+    p.add_argument("--policy", choices=POLICIES, default="pubeval", help="the computer's policy (default pubeval)")
+    p.add_argument("--seed", type=int, help="the dice's seed: the same seed and moves, the same game")
+    p.add_argument("--match", type=int, metavar="N", help="play a match to N points (default: one money game)")
+    p.add_argument("--no-clear", action="store_true", help="do not clear the screen before each turn")
+    p.set_defaults(run=run)
+
+
+class Quit(Exception):
+    """The player quit."""
+
+
+def _short(error: Exception) -> str:
+    """An IllegalMoveError's message without the position's repr."""
+    return re.sub(r" in Position\.from_position_id\([^)]*\)$", "", str(error))
+
+
+def _is_decision(record: Record) -> bool:
+    """A record the player's ``undo`` takes back: a move that was a choice, or a cube action."""
+    if record.player != HUMAN:
+        return False
+    return record.action in (Action.DOUBLE, Action.TAKE, Action.DROP) or (
+        record.action is Action.MOVE and bool(record.move)
+    )
+
+
+class Session:
+    """A match (one money game when ``length`` is 0) between the player
+    (player 0) and ``policy`` (player 1), the player's words read with
+    ``ask(prompt)`` (default: :func:`input`)."""
+
+    def __init__(
+        self,
+        policy: str,
+        seed: int | None,
+        length: int,
+        *,
+        ask: Callable[[str], str] | None = None,
+        clear: bool = False,
+    ) -> None:
+        self.policy = policy
+        self.hint_policy = "pubeval" if policy == "random" else policy
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.match = Match(length, dice=seed)
+        self.ask = input if ask is None else ask
+        self.clear = clear
+        self.log: list[str] = []
+
+    # --- the screen -----------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        """A line for the next screen."""
+        self.log.append(text)
+
+    def draw(self, game: Game) -> None:
+        """The board from the player's side, the cube and score, and what happened since the last screen."""
+        if self.clear:
+            print("\033[H\033[2J", end="")  # home the cursor, clear the screen
+        else:
+            print()
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        number = len(self.match.games)
+        print(f"bgcore play: you (X) against {self.policy} (O){seed}, game {number}")
+        position = game.position if game.on_roll == HUMAN else game.position.flip()
+        lines = str(position).splitlines()
+        lines[0] = f"Position ID: {position.position_id()}   you: X, moving 24 to 1"
+        print("\n".join(lines))
+        print(self.status(game))
+        for line in self.log:
+            print(line)
+        self.log.clear()
+
+    def status(self, game: Game) -> str:
+        if game.crawford:
+            cube = "No cube: Crawford game"
+        elif game.cube_owner is None:
+            cube = f"Cube {game.cube}, centred"
+        else:
+            cube = f"Cube {game.cube}, " + ("yours" if game.cube_owner == HUMAN else "the computer's")
+        if not self.match.length:
+            return f"{cube}. Money game."
+        s = game.score
+        return f"{cube}. Score: you {s[HUMAN]}, the computer {s[COMPUTER]} ({self.match.length}-point match)."
+
+    def score(self) -> tuple[int, int]:
+        """The match score, the last game's points counting up to the length."""
+        length = self.match.length
+        s = self.match.score
+        return (min(s[0], length), min(s[1], length)) if length else s
+
+    def read(self, prompt: str) -> str:
+        try:
+            return self.ask(prompt).strip()
+        except EOFError:
+            print()
+            raise Quit from None
+
+    # --- the match --------------------------------------------------------------------
+
+    def run(self) -> int:
+        try:
+            while True:
+                game = self.match.game
+                while not game.is_over():
+                    self.step(game)
+                self.announce(game)
+                if not self.match.length:
+                    return 0
+                if self.match.is_over():
+                    s = self.score()
+                    who = "you win" if self.match.winner == HUMAN else "the computer wins"
+                    print(f"Match over: {who} the {self.match.length}-point match, {s[HUMAN]}-{s[COMPUTER]}.")
+                    return 0
+                if self.read(f"Press Enter for game {len(self.match.games) + 1} (or quit): ").lower() in _QUIT:
+                    raise Quit
+                self.match.new_game()
+        except Quit:
+            print("You quit.")
+            return 0
+
+    def step(self, game: Game) -> None:
+        """One action of the game."""
+        if game.opening:
+            game.roll()
+            d = game.history[-1].dice  # as rolled: player 0's die, then player 1's
+            assert d is not None
+            who = "you play" if game.on_roll == HUMAN else "the computer plays"
+            self.say(f"Opening roll: you {d[0]}, the computer {d[1]}: {who} {max(d)}-{min(d)}.")
+        elif game.turn == COMPUTER:
+            self.computer(game)
+        elif game.doubled:
+            self.answer(game)
+        elif game.dice is None:
+            self.before_roll(game)
+        else:
+            self.move(game)
+
+    def announce(self, game: Game) -> None:
+        outcome = game.result
+        assert outcome is not None
+        self.draw(game)
+        who = "you win" if outcome.winner == HUMAN else "the computer wins"
+        if outcome.end is End.DROPPED:
+            how = "the double was dropped"
+        elif outcome.end is End.RESIGNED:
+            how = f"{_KINDS[outcome.kind]}, resigned"
+        else:
+            how = _KINDS[outcome.kind]
+        print(f"Game over: {who} {plural(outcome.points, 'point')} ({how}).")
+        if self.match.length:
+            s = self.score()
+            print(f"Score: you {s[HUMAN]}, the computer {s[COMPUTER]} ({self.match.length}-point match).")
+
+    # --- the computer -------------------------------------------------------------------
+
+    def equity(self, game: Game) -> tuple[float, float]:
+        """The cubeless equity (and its standard error) of the player on roll,
+        from a quick pubeval rollout of the position before the roll."""
+        result = rollout(game.position, games=CUBE_GAMES, policy="pubeval", seed=self.seed or 0)
+        return result.equity, result.equity_stderr
+
+    def computer(self, game: Game) -> None:
+        if game.doubled:  # the player doubled: the computer is the taker
+            doubler, _ = self.equity(game)
+            if doubler < TAKE_BELOW:
+                game.take()
+                self.say(f"The computer takes: the cube is at {game.cube}, on its side.")
+            else:
+                game.drop()
+                self.say("The computer drops.")
+            return
+        opening = game.dice is not None  # the opening roll's dice, announced already
+        if game.dice is None:
+            if Action.DOUBLE in game.legal_actions():
+                mine, _ = self.equity(game)
+                if DOUBLE_FROM <= mine < DOUBLE_BELOW:
+                    game.double()
+                    return
+            game.roll()
+        assert game.dice is not None
+        hi, lo = max(game.dice), min(game.dice)
+        move = self.choose(game)
+        game.play(move)
+        rolled = "The computer" if opening else f"The computer rolled {hi}-{lo} and"
+        self.say(f"{rolled} played {move}." if move else f"{rolled} cannot move.")
+
+    def choose(self, game: Game) -> Move:
+        assert game.dice is not None
+        if self.policy == "random":
+            return self.rng.choice(list(game.legal_moves()))
+        return rank_moves(game.position, game.dice, self.policy)[0][0]
+
+    # --- the player ----------------------------------------------------------------------
+
+    def command(self, game: Game, text: str) -> bool:
+        """Quit, undo or hint; True when the game changed (undo)."""
+        word = text.lower()
+        if word in _QUIT:
+            raise Quit
+        if word == "undo":
+            return self.undo(game)
+        if word == "hint":
+            self.hint(game)
+        return False
+
+    def before_roll(self, game: Game) -> None:
+        if Action.DOUBLE not in game.legal_actions():
+            game.roll()
+            return
+        self.draw(game)
+        while True:
+            text = self.read("Your turn: press Enter to roll, or type double (or hint, undo, quit): ")
+            word = text.lower()
+            if word in ("", "roll", "r"):
+                game.roll()
+                return
+            if word == "double":
+                game.double()
+                self.say(f"You double to {2 * game.cube}.")
+                return
+            if self.command(game, text):
+                return
+            if word not in ("hint", "undo"):
+                print("Press Enter to roll, or type double, hint, undo or quit.")
+
+    def answer(self, game: Game) -> None:
+        self.draw(game)
+        while True:
+            text = self.read(f"The computer doubles to {2 * game.cube}. take or drop (or hint, undo, quit): ")
+            word = text.lower()
+            if word in ("take", "t"):
+                game.take()
+                self.say(f"You take: the cube is at {game.cube}, on your side.")
+                return
+            if word in ("drop", "d", "pass"):
+                game.drop()
+                self.say("You drop.")
+                return
+            if self.command(game, text):
+                return
+            if word not in ("hint", "undo"):
+                print("Type take or drop (or hint, undo, quit).")
+
+    def move(self, game: Game) -> None:
+        assert game.dice is not None
+        hi, lo = max(game.dice), min(game.dice)
+        moves = game.position.legal_moves(game.dice)
+        if len(moves) == 1 and not moves[0]:
+            game.play(moves[0])
+            self.say(f"You rolled {hi}-{lo} and cannot move.")
+            return
+        self.draw(game)
+        while True:
+            text = self.read(f"You rolled {hi}-{lo}. Your move (or hint, undo, quit): ")
+            word = text.lower()
+            if self.command(game, text):
+                return
+            if word in ("hint", "undo"):
+                continue
+            if word in ("double", "take", "drop", "roll"):
+                print(f"You have rolled {hi}-{lo}: type a move such as {moves[0]}.")
+                continue
+            if not text:
+                print(f"Type a move such as {moves[0]}, or hint, undo or quit.")
+                continue
+            try:
+                move = game.position.parse_move(text, game.dice)
+            except IllegalMoveError as exc:
+                print(_short(exc))
+                continue
+            game.play(move)
+            self.say(f"You played {move}.")
+            return
+
+    def undo(self, game: Game) -> bool:
+        """Take back the player's last move or cube action and what came after it."""
+        if not any(_is_decision(r) for r in game.history):
+            print("Nothing to undo in this game.")
+            return False
+        while True:
+            record = game.undo()
+            if _is_decision(record):
+                break
+        what = f"move {record.move}" if record.action is Action.MOVE else record.action.value
+        self.say(f"Undone: your {what}, and what came after it.")
+        return True
+
+    def hint(self, game: Game) -> None:
+        if game.dice is not None and not game.doubled:
+            ranked = rank_moves(game.position, game.dice, self.hint_policy)[:HINT_MOVES]
+            table = Table(box=box.SIMPLE, show_edge=False)
+            table.add_column("#", justify="right")
+            table.add_column("move")
+            table.add_column("score", justify="right")
+            for i, (move, score) in enumerate(ranked, 1):
+                table.add_row(str(i), str(move), "-" if score is None else f"{score:.3f}")
+            out = console()
+            out.print(f"Best moves by {self.hint_policy}:")
+            out.print(table)
+            return
+        equity, stderr = self.equity(game)
+        rolled = f"A {CUBE_GAMES:,}-game pubeval rollout gives"
+        if game.doubled:
+            print(f"{rolled} the computer a cubeless equity of {equity:+.3f} ± {stderr:.3f}.")
+            print(f"With a dead cube, a take is right while the doubler's equity is below {TAKE_BELOW:+.2f}.")
+        else:
+            print(f"{rolled} you a cubeless equity of {equity:+.3f} ± {stderr:.3f}.")
+            print(
+                f"The computer doubles from {DOUBLE_FROM:+.2f} (up to {DOUBLE_BELOW:+.2f}) "
+                f"and takes below {TAKE_BELOW:+.2f}."
+            )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.match is not None and not 1 <= args.match <= 64:
+        raise UsageError(f"--match takes 1 to 64 points, not {args.match}")
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        raise UsageError(f"--seed takes 0 to 2**64 - 1, not {args.seed}")
+    clear = not args.no_clear and sys.stdout.isatty()
+    return Session(args.policy, args.seed, args.match or 0, clear=clear).run()

@@ -1,0 +1,94 @@
+"""``bgcore rollout ID``: a position's outcome probabilities and equity, with standard errors."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+
+from rich.table import Table
+
+from ..policy import POLICIES
+from ..rollouts import RolloutResult, rollout
+from .common import UsageError, add_position_argument, console, plural
+from .inputs import read_position
+
+__all__ = ["add_parser", "run", "result_table", "PROGRESS_GAMES"]
+
+#: Rollouts of more games than this show a progress bar (on stderr, when it is a terminal).
+PROGRESS_GAMES = 20_000
+
+_OUTCOMES = ("win", "win gammon", "win backgammon", "lose gammon", "lose backgammon")
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "rollout",
+        help="roll a position out: outcome probabilities and equity with standard errors",
+        description="Play the position out GAMES times (cubeless, both sides with POLICY, from the player on "
+        "roll before the roll) and print the estimated probabilities of the player on roll, the cubeless money "
+        "equity and, for an XGID or gnubg ID at a match score, the match winning chance, each with its standard "
+        f"error. The first two rolls are stratified. A rollout of more than {PROGRESS_GAMES:,} games shows a "
+        "progress bar on stderr when it is a terminal.",
+    )
+    add_position_argument(p)
+    p.add_argument("--games", type=int, default=1296, help="games to play (default 1296)")
+    p.add_argument("--policy", choices=POLICIES, default="pubeval", help="the policy of both sides (default pubeval)")
+    p.add_argument("--threads", type=int, default=1, help="native threads, 1 to 64 (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="the dice's seed (default 0): the same seed, the same result")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    p.set_defaults(run=run)
+
+
+def _pct(value: float) -> str:
+    return "-" if math.isnan(value) else f"{100 * value:.2f}%"
+
+
+def _num(value: float | None, sign: str = "") -> str:
+    return "-" if value is None or math.isnan(value) else f"{value:{sign}.4f}"
+
+
+def result_table(result: RolloutResult) -> Table:
+    """The estimates and standard errors of ``result`` as a rich table."""
+    table = Table()
+    table.add_column("outcome (player on roll)")
+    table.add_column("estimate", justify="right")
+    table.add_column("std. error", justify="right")
+    for name, p, e in zip(_OUTCOMES, result.probabilities, result.stderr, strict=True):
+        table.add_row(name, _pct(p), _pct(e))
+    table.add_row("cubeless equity (money)", _num(result.equity, "+"), _num(result.equity_stderr))
+    if result.mwc is not None:
+        table.add_row("match winning chance", _pct(result.mwc), _pct(result.mwc_stderr or math.nan))
+    return table
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UsageError(f"--games takes a positive number, not {args.games}")
+    if not 1 <= args.threads <= 64:
+        raise UsageError(f"--threads takes 1 to 64, not {args.threads}")
+    if not 0 <= args.seed < 2**64:
+        raise UsageError(f"--seed takes 0 to 2**64 - 1, not {args.seed}")
+    spec = read_position(args.position)
+    start = spec.game if spec.game is not None and spec.game.match_length else spec.position
+    if spec.game is not None and (spec.game.dice is not None or spec.game.doubled or spec.game.resigned):
+        raise ValueError(
+            f"the {spec.kind} is past the start of the turn (dice rolled, or an offer awaiting an answer): "
+            "a rollout starts before the roll"
+        )
+    progress = not args.no_progress and args.games > PROGRESS_GAMES and sys.stderr.isatty()
+    began = time.perf_counter()
+    result = rollout(
+        start, games=args.games, policy=args.policy, seed=args.seed, threads=args.threads, progress=progress
+    )
+    seconds = time.perf_counter() - began
+    rate = f" ({result.games / seconds:,.0f} games/s)" if seconds > 0 else ""
+    title = (
+        f"Rollout of {spec.position.position_id()}, {args.policy} for both sides, seed {args.seed}\n"
+        f"{plural(result.games, 'game')} on {plural(args.threads, 'thread')} in {seconds:.2f} s{rate}"
+    )
+    out = console()
+    out.print(title)
+    out.print(result_table(result))
+    return 0
