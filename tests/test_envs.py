@@ -1,6 +1,6 @@
 """The reinforcement-learning environments: Gymnasium's checker,
 masks against the legal moves, rewards against Position.result(), every move
-checked legal, seeding, illegal actions."""
+checked legal, seeding, illegal actions, the vector env's autoreset."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from bgcore import Dice, Position, encode  # noqa: E402
-from bgcore.envs import ACTIONS, ENV_ID, BackgammonEnv, _game  # noqa: E402
+from bgcore.envs import ACTIONS, ENV_ID, BackgammonEnv, BackgammonVectorEnv, _game  # noqa: E402
 from bgcore.movegen import MAX_RESULTS  # noqa: E402
 from bgcore.rules import ROLLS  # noqa: E402
 
@@ -71,6 +71,9 @@ def test_registered_and_action_space_is_the_generators_capacity() -> None:
     env = gym.make(ENV_ID)
     assert isinstance(env.unwrapped, BackgammonEnv)
     assert env.action_space == gym.spaces.Discrete(MAX_RESULTS) and ACTIONS == 4096
+    vec = gym.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point", opponent="random")
+    assert isinstance(vec, BackgammonVectorEnv) and vec.num_envs == 3
+    assert vec.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
 
 
 def test_bad_arguments() -> None:
@@ -80,6 +83,8 @@ def test_bad_arguments() -> None:
         BackgammonEnv(observation="pixels")
     with pytest.raises(ValueError, match="illegal_reward"):
         BackgammonEnv(illegal_reward=float("nan"))
+    with pytest.raises(ValueError, match="num_envs"):
+        BackgammonVectorEnv(0)
     env = BackgammonEnv()
     env.reset(seed=0)
     with pytest.raises(TypeError):
@@ -310,3 +315,119 @@ def test_a_callable_opponent_plays_as_the_built_in_policy() -> None:
         return out
 
     assert trace(pubeval_callable) == trace("pubeval")
+
+
+# --- the vector env ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("opponent", ["random", "pubeval"])
+def test_vector_games_are_legal_and_autoreset(opponent: str) -> None:
+    n = 8
+    env = BackgammonVectorEnv(n, opponent, "board")
+    rng = np.random.default_rng(6)
+    obs, info = env.reset(seed=21)
+    finished = 0
+    for i in range(n):  # the agent opened with the higher die, or the opponent opened
+        if Position.from_array(obs[i]) == START:
+            assert info["dice"][i, 0] > info["dice"][i, 1]
+        else:
+            assert Position.from_array(obs[i]) in replies_of(START)
+    for _ in range(150):
+        boards = [Position.from_array(b) for b in obs]
+        assert np.array_equal(env.boards(), obs)
+        children, offsets = env.legal_children()
+        for i, pos in enumerate(boards):
+            dice = tuple(int(d) for d in info["dice"][i])
+            kids = pos.children(dice)  # type: ignore[arg-type]
+            assert info["num_moves"][i] == len(kids) == offsets[i + 1] - offsets[i]
+            mask = info["action_mask"][i]
+            assert mask[: len(kids)].all() and not mask[len(kids) :].any()
+            assert [Position.from_array(c).flip() for c in children[offsets[i] : offsets[i + 1]]] == kids
+        actions = (rng.random(n) * info["num_moves"]).astype(np.int64)
+        mine = [boards[i].children(tuple(int(d) for d in info["dice"][i]))[a] for i, a in enumerate(actions)]  # type: ignore[arg-type]
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert not truncated.any() and not info["illegal_action"].any()
+        for i in range(n):
+            new = Position.from_array(obs[i])
+            if terminated[i]:
+                finished += 1
+                assert info["_final_obs"][i]
+                final = Position.from_array(info["final_obs"][i])
+                if mine[i].is_game_over():
+                    assert final == mine[i].flip() and rewards[i] == outcome_reward(final, agent_on_roll=False)
+                else:
+                    assert final in replies_of(mine[i]) and final.is_game_over()
+                    assert rewards[i] == outcome_reward(final, agent_on_roll=True)
+                assert new == START or new in replies_of(START)  # a new game, after its opening roll
+                if new == START:  # the agent opened: its die is the first and the higher
+                    assert info["dice"][i, 0] > info["dice"][i, 1]
+            else:
+                assert rewards[i] == 0 and new in replies_of(mine[i]) and not new.is_game_over()
+                assert "_final_obs" not in info or not info["_final_obs"][i]
+    assert finished >= 2
+
+
+def test_vector_tesauro_observations_and_final_turn_units() -> None:
+    env = BackgammonVectorEnv(16, "random")
+    rng = np.random.default_rng(7)
+    obs, info = env.reset(seed=2)
+    won_by_agent = lost_by_agent = 0
+    for _ in range(200):
+        assert obs.dtype == np.float32 and obs.shape == (16, 198)
+        assert np.array_equal(obs, encode.tesauro198(env.boards()))
+        actions = (rng.random(16) * info["num_moves"]).astype(np.int64)
+        obs, rewards, terminated, _, info = env.step(actions)
+        for i in np.flatnonzero(terminated):
+            final = info["final_obs"][i]
+            assert tuple(final[196:]) == ((0.0, 1.0) if rewards[i] > 0 else (1.0, 0.0))
+            won_by_agent += rewards[i] > 0
+            lost_by_agent += rewards[i] < 0
+    assert won_by_agent >= 3 and lost_by_agent >= 3
+
+
+def test_vector_same_seed_reproduces() -> None:
+    def run(seed: int) -> list[bytes]:
+        env = BackgammonVectorEnv(32, "random")
+        rng = np.random.default_rng(0)
+        obs, info = env.reset(seed=seed)
+        out = [obs.tobytes()]
+        for _ in range(60):
+            obs, rewards, terminated, _, info = env.step((rng.random(32) * info["num_moves"]).astype(np.int64))
+            out += [obs.tobytes(), rewards.tobytes(), terminated.tobytes(), info["dice"].tobytes()]
+        return out
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+
+
+def test_vector_illegal_actions_end_only_their_games() -> None:
+    env = BackgammonVectorEnv(4, "random", "board", illegal_reward=-5.0)
+    obs, info = env.reset(seed=8)
+    actions = np.zeros(4, dtype=np.int64)
+    actions[1] = info["num_moves"][1]
+    actions[3] = -7
+    new, rewards, terminated, _, info = env.step(actions)
+    assert info["illegal_action"].tolist() == [False, True, False, True]
+    assert rewards[1] == rewards[3] == -5.0 and terminated[1] and terminated[3]
+    assert np.array_equal(info["final_obs"][[1, 3]], obs[[1, 3]])
+    assert info["_final_obs"][[1, 3]].all()
+    for i in (1, 3):
+        assert Position.from_array(new[i]) == START or Position.from_array(new[i]) in replies_of(START)
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(TypeError, match="integers"):
+        env.step(np.zeros(4))
+
+
+def test_vector_callable_opponent_matches_the_built_in() -> None:
+    def run(opponent: object) -> list[bytes]:
+        env = BackgammonVectorEnv(16, opponent)  # type: ignore[arg-type]
+        rng = np.random.default_rng(0)
+        obs, info = env.reset(seed=12)
+        out = [obs.tobytes()]
+        for _ in range(40):
+            obs, rewards, *_rest, info = env.step((rng.random(16) * info["num_moves"]).astype(np.int64))
+            out += [obs.tobytes(), rewards.tobytes()]
+        return out
+
+    assert run(pubeval_callable) == run("pubeval")

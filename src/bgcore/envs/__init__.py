@@ -1,7 +1,10 @@
 """Reinforcement-learning environments: Gymnasium and PettingZoo.
 
 - :class:`BackgammonEnv`: one agent against an opponent policy, registered as
-  ``bgcore/Backgammon-v0`` when this module is imported.
+  ``bgcore/Backgammon-v0`` when this module is imported;
+- :class:`BackgammonVectorEnv`: many such games stepped at once in numpy and
+  bgcore's native code (``gymnasium.make_vec("bgcore/Backgammon-v0",
+  num_envs=n, vectorization_mode="vector_entry_point")`` builds one too).
 
 They need the ``rl`` extra: ``pip install "bgcore[rl]"`` (gymnasium and
 pettingzoo); ``import bgcore`` itself never imports them.
@@ -30,8 +33,9 @@ except ImportError:  # pragma: no cover - exercised in a subprocess by the tests
 
 from ._game import ACTIONS, ILLEGAL_REWARD, OBSERVATIONS
 from .single import BackgammonEnv
+from .vector import BackgammonVectorEnv
 
-__all__ = ["BackgammonEnv", "ACTIONS", "ILLEGAL_REWARD", "OBSERVATIONS", "ENV_ID"]
+__all__ = ["BackgammonEnv", "BackgammonVectorEnv", "ACTIONS", "ILLEGAL_REWARD", "OBSERVATIONS", "ENV_ID"]
 
 #: The id ``gymnasium.make`` knows the single-agent environment by.
 ENV_ID = "bgcore/Backgammon-v0"
@@ -40,4 +44,5 @@ if ENV_ID not in gymnasium.registry:
     gymnasium.register(
         id=ENV_ID,
         entry_point="bgcore.envs.single:BackgammonEnv",
+        vector_entry_point="bgcore.envs.vector:BackgammonVectorEnv",
     )
