@@ -1,4 +1,4 @@
-"""The reinforcement-learning environments: Gymnasium's checker,
+"""The reinforcement-learning environments: Gymnasium's and PettingZoo's checkers,
 masks against the legal moves, rewards against Position.result(), every move
 checked legal, seeding, illegal actions, the vector env's autoreset."""
 
@@ -14,11 +14,14 @@ import numpy as np
 import pytest
 
 gym = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from bgcore import Dice, Position, encode  # noqa: E402
 from bgcore.envs import ACTIONS, ENV_ID, BackgammonEnv, BackgammonVectorEnv, _game  # noqa: E402
+from bgcore.envs import backgammon_aec_v0 as aec  # noqa: E402
 from bgcore.movegen import MAX_RESULTS  # noqa: E402
 from bgcore.rules import ROLLS  # noqa: E402
 
@@ -59,7 +62,9 @@ def test_import_bgcore_does_not_import_gymnasium() -> None:
     assert out.strip() == "[]"
 
 
-@pytest.mark.parametrize(("missing", "module"), [("gymnasium", "bgcore.envs")])
+@pytest.mark.parametrize(
+    ("missing", "module"), [("gymnasium", "bgcore.envs"), ("pettingzoo", "bgcore.envs.backgammon_aec_v0")]
+)
 def test_a_missing_extra_names_it(missing: str, module: str) -> None:
     code = f"import sys; sys.modules[{missing!r}] = None\nimport {module}"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -91,7 +96,7 @@ def test_bad_arguments() -> None:
         env.step(1.5)  # type: ignore[arg-type]
 
 
-# --- Gymnasium's checker ---------------------------------------------------------
+# --- Gymnasium's and PettingZoo's checkers ---------------------------------------
 
 
 @pytest.mark.parametrize("observation", ["tesauro", "board"])
@@ -101,6 +106,26 @@ def test_check_env_passes_without_warnings(observation: str, opponent: object) -
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # any warning fails the test
         check_env(env.unwrapped)
+
+
+# api_test warns about every env whose observations are dicts (the action-mask
+# convention), unless it is one of PettingZoo's own games, by name.
+DICT_WARNINGS = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+}
+
+
+@pytest.mark.parametrize("observation", ["tesauro", "board"])
+def test_pettingzoo_api_test_passes(observation: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(aec.env(observation=observation), num_cycles=1000)
+    assert {str(w.message) for w in caught} <= DICT_WARNINGS
+
+
+def test_pettingzoo_seed_test_passes() -> None:
+    seed_test(aec.env, num_cycles=300)
 
 
 # --- the single-agent env ---------------------------------------------------------
@@ -315,6 +340,67 @@ def test_a_callable_opponent_plays_as_the_built_in_policy() -> None:
         return out
 
     assert trace(pubeval_callable) == trace("pubeval")
+
+
+# --- PettingZoo --------------------------------------------------------------------
+
+
+def test_aec_games_are_legal_and_rewards_are_the_points() -> None:
+    rng = np.random.default_rng(5)
+    env = aec.raw_env(observation="board")
+    for seed in range(10):
+        env.reset(seed=seed)
+        while True:
+            agent = env.agent_selection
+            obs = env.observe(agent)
+            other = env.observe("player_1" if agent == "player_0" else "player_0")
+            pos = Position.from_array(obs["observation"])
+            assert Position.from_array(other["observation"]) == pos.flip() and not other["action_mask"].any()
+            info = env.infos[agent]
+            moves = pos.legal_moves(info["dice"])
+            assert info["num_moves"] == len(moves) == obs["action_mask"].sum()
+            assert obs["action_mask"][: len(moves)].all()
+            action = int(rng.integers(len(moves)))
+            after = pos.play(moves[action])
+            env.step(action)
+            if env.terminations[agent]:
+                result = after.result()
+                assert result is not None and result.winner == 1  # the mover, as after.play() sees it
+                assert env.rewards[agent] == result.points and sum(env.rewards.values()) == 0
+                final = env.observe(agent)["observation"]
+                assert Position.from_array(final) == after.flip()  # the mover's side after its winning move
+                break
+            assert env.rewards[agent] == 0
+            nxt = env.agent_selection
+            assert nxt != agent and Position.from_array(env.observe(nxt)["observation"]) == after
+
+
+def test_aec_opening_roll_decides_who_starts() -> None:
+    env = aec.raw_env(observation="board")
+    starters = set()
+    for seed in range(20):
+        env.reset(seed=seed)
+        dice = Dice(seed)
+        while True:
+            first, second = dice.roll()
+            if first != second:
+                break
+        agent = env.agent_selection
+        assert agent == ("player_0" if first > second else "player_1")
+        assert env.infos[agent]["dice"] == (first, second)
+        assert Position.from_array(env.observe(agent)["observation"]) == START
+        starters.add(agent)
+    assert starters == {"player_0", "player_1"}
+
+
+def test_aec_illegal_action() -> None:
+    env = aec.raw_env(illegal_reward=-4.0)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    env.step(ACTIONS - 1)
+    assert all(env.terminations.values())
+    assert env.infos[agent]["illegal_action"]
+    assert env._cumulative_rewards[agent] == -4.0 and sum(env._cumulative_rewards.values()) == -4.0
 
 
 # --- the vector env ------------------------------------------------------------------

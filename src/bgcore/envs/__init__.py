@@ -4,7 +4,9 @@
   ``bgcore/Backgammon-v0`` when this module is imported;
 - :class:`BackgammonVectorEnv`: many such games stepped at once in numpy and
   bgcore's native code (``gymnasium.make_vec("bgcore/Backgammon-v0",
-  num_envs=n, vectorization_mode="vector_entry_point")`` builds one too).
+  num_envs=n, vectorization_mode="vector_entry_point")`` builds one too);
+- :mod:`bgcore.envs.backgammon_aec_v0`: a PettingZoo AEC environment for two
+  learning agents (imports PettingZoo).
 
 They need the ``rl`` extra: ``pip install "bgcore[rl]"`` (gymnasium and
 pettingzoo); ``import bgcore`` itself never imports them.
