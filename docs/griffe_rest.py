@@ -11,7 +11,8 @@ mkdocstrings renders a docstring this extension
   canonical path where Griffe knows it (a link when that object has an API page,
   plain code otherwise: an unknown name never fails a strict build);
 - turns an underlined title into a bold line (the page's table of contents
-  stays the API's), and escapes ``**`` outside code (``2**64``, ``xoshiro256**``).
+  stays the API's), and escapes ``**`` outside code (``2**64``, ``xoshiro256**``);
+- marks every underscored member private, dunders included, for ``filters: public``.
 
 mkdocs.yml loads it by path (the handler's ``extensions`` option); it is not part
 of the package, and mkdocs does not copy it into the site (``exclude_docs``).
@@ -193,6 +194,10 @@ class RestDocstrings(griffe.Extension):
             if module.filepath is not None and Path(str(module.filepath)).suffix not in (".py", ".pyi"):
                 _stub_signatures(module)
         for obj in _objects(pkg):
+            # mkdocs.yml's `filters: public` honours the modules' __all__; Griffe holds
+            # dunders (__slots__, __eq__, ...) public too, which the pages leave out.
+            if obj.name.startswith("_") and not obj.is_module:
+                obj.public = False
             if obj.docstring is not None:
                 scope = obj if obj.is_module or obj.is_class else (obj.parent or obj)
                 obj.docstring.value = to_markdown(obj.docstring.value, pkg, scope)
