@@ -15,16 +15,19 @@ mkdocstrings renders a docstring this extension
 - marks every underscored member private, dunders included, for ``filters: public``.
 
 mkdocs.yml loads it by path (the handler's ``extensions`` option); it is not part
-of the package, and mkdocs does not copy it into the site (``exclude_docs``).
+of the package, and mkdocs does not copy it into the site (``exclude_docs``).  It
+imports Griffe only when Griffe asks for ``RestDocstrings``: pytest's
+``--doctest-modules`` imports every ``.py`` file under docs/, without the docs extra.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import griffe
+if TYPE_CHECKING:
+    import griffe
 
 # :class:`~bgcore.Game`, :func:`play`, :meth:`Position.play`, ... (Sphinx's Python roles)
 _ROLE = r":(?:py:)?(?P<role>class|func|meth|attr|data|const|mod|exc|obj):`(?P<tilde>~?)(?P<target>[^`]+)`"
@@ -39,6 +42,8 @@ _UNDERLINE = re.compile(r"^\s*([-=~^])\1{2,}\s*$")
 
 def _canonical(package: griffe.Module, path: str) -> str:
     """``path`` (``bgcore.Position.play``) as the path its object is documented under."""
+    import griffe
+
     parts = path.split(".")
     if parts[0] != package.name:
         return path
@@ -55,6 +60,8 @@ def _canonical(package: griffe.Module, path: str) -> str:
 
 def _resolve(package: griffe.Module, scope: griffe.Object, target: str) -> str:
     """The full path of a role's ``target`` as written in ``scope``'s docstring."""
+    import griffe
+
     head, _, rest = target.partition(".")
     try:
         path = scope.resolve(head)
@@ -167,6 +174,8 @@ def _stub_signatures(module: griffe.Module) -> None:
     stub's annotations but keeping the runtime's parameters: a Cython class's
     ``__init__`` would show as ``Dice(*args, **kwargs)``.
     """
+    import griffe
+
     stub_path = Path(str(module.filepath)).with_name(f"{module.name}.pyi")
     if not stub_path.is_file():
         return
@@ -186,18 +195,25 @@ def _stub_signatures(module: griffe.Module) -> None:
             runtime.docstring = None
 
 
-class RestDocstrings(griffe.Extension):
+def _on_package(self: object, *, pkg: griffe.Module, **kwargs: Any) -> None:
     """Rewrite the docstrings of the loaded package (see the module docstring)."""
+    for module in pkg.modules.values():
+        if module.filepath is not None and Path(str(module.filepath)).suffix not in (".py", ".pyi"):
+            _stub_signatures(module)
+    for obj in _objects(pkg):
+        # mkdocs.yml's `filters: public` honours the modules' __all__; Griffe holds
+        # dunders (__slots__, __eq__, ...) public too, which the pages leave out.
+        if obj.name.startswith("_") and not obj.is_module:
+            obj.public = False
+        if obj.docstring is not None:
+            scope = obj if obj.is_module or obj.is_class else (obj.parent or obj)
+            obj.docstring.value = to_markdown(obj.docstring.value, pkg, scope)
 
-    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
-        for module in pkg.modules.values():
-            if module.filepath is not None and Path(str(module.filepath)).suffix not in (".py", ".pyi"):
-                _stub_signatures(module)
-        for obj in _objects(pkg):
-            # mkdocs.yml's `filters: public` honours the modules' __all__; Griffe holds
-            # dunders (__slots__, __eq__, ...) public too, which the pages leave out.
-            if obj.name.startswith("_") and not obj.is_module:
-                obj.public = False
-            if obj.docstring is not None:
-                scope = obj if obj.is_module or obj.is_class else (obj.parent or obj)
-                obj.docstring.value = to_markdown(obj.docstring.value, pkg, scope)
+
+def __getattr__(name: str) -> Any:
+    """``RestDocstrings``, the Griffe extension, made when Griffe loads it (PEP 562)."""
+    if name != "RestDocstrings":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import griffe
+
+    return type(name, (griffe.Extension,), {"on_package": _on_package, "__doc__": _on_package.__doc__})

@@ -1,1 +1,0 @@
-collect_ignore_glob = ["*.py"]
