@@ -80,6 +80,18 @@ def test_show_a_gnubg_id(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "X doubles to 4: O to take or drop" in out
 
 
+def test_show_writes_the_svg_picture(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    from bgcore import Game, svg
+
+    target = tmp_path / "board.svg"
+    code, out, _ = run(capsys, "show", MATCH_XGID, "--svg", str(target))
+    assert code == 0 and out.endswith(f"SVG written to {target}\n")
+    assert target.read_text(encoding="utf-8") == svg.board(Game.from_xgid(MATCH_XGID))
+    code, _, _ = run(capsys, "show", START, "--svg", str(target))
+    assert code == 0 and target.read_text(encoding="utf-8") == svg.board(Position.initial())
+    assert_error(run(capsys, "show", START, "--svg", str(tmp_path / "no" / "such.svg")), 1, "No such file")
+
+
 def test_show_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert_error(run(capsys, "show", "nonsense"), 1, "'nonsense' is not a Position ID (14 characters)")
     assert_error(run(capsys, "show", "4HPwATDgc/AB!A"), 1, "a Position ID is 14 characters of A-Z a-z 0-9 + /")

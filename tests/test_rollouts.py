@@ -14,7 +14,6 @@ import pytest
 from bgcore import Game, IllegalActionError, Position, rollout
 from bgcore.rollouts import BLOCK, RolloutResult
 
-
 # Worker processes start fresh (spawn): forking a process whose native
 # threads may hold a lock (the sanitizers' allocator, say) can deadlock the child.
 SPAWN = multiprocessing.get_context("spawn")

@@ -1,4 +1,5 @@
-"""``bgcore show ID``: the board as text, with the cube, score and dice of an XGID or a gnubg ID."""
+"""``bgcore show ID [--svg FILE]``: the board as text (and as a picture), with the cube,
+score and dice of an XGID or a gnubg ID."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "For an XGID or a gnubg ID, also the dice, the cube and the score.",
     )
     add_position_argument(p)
-    # Issue 13, part 2: ``--svg FILE`` (the board as an SVG picture, from bgcore.svg) goes here.
+    p.add_argument("--svg", metavar="FILE", help="also write the board as an SVG picture to FILE")
     p.set_defaults(run=run)
 
 
@@ -58,6 +59,12 @@ def game_lines(game: Game) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     spec = read_position(args.position)
+    if args.svg:
+        from .. import svg
+
+        picture = svg.board(spec.game if spec.game is not None else spec.position)
+        with open(args.svg, "w", encoding="utf-8") as f:  # main() reports an OSError
+            f.write(picture)
     print(spec.position)
     if spec.game is not None:
         for line in game_lines(spec.game):
@@ -66,4 +73,6 @@ def run(args: argparse.Namespace) -> int:
         print(spec.game.xgid())
     else:
         print(spec.position.xgid())
+    if args.svg:
+        print(f"SVG written to {args.svg}")
     return 0
