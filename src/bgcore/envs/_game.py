@@ -119,6 +119,16 @@ def _scores(policy: Policy, children: np.ndarray, offsets: np.ndarray) -> np.nda
     return scores
 
 
+def seeded_dice(seed: int | None, dice: Dice | None, rng: np.random.Generator) -> Dice:
+    """The dice of a ``reset(seed=...)``: ``Dice(seed)`` for a seed, else the
+    dice already in use, else dice seeded from the env's ``np_random``."""
+    if seed is not None:
+        return Dice(seed)
+    if dice is not None:
+        return dice
+    return Dice(int(rng.integers(2**63)))
+
+
 def opening_rolls(dice: Dice, n: int) -> np.ndarray:
     """n opening rolls (uint8, (n, 2)): each player rolls one die, again while
     they tie; column 0 is the agent's die, column 1 the opponent's."""

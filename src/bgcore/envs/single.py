@@ -103,10 +103,7 @@ class BackgammonEnv(gym.Env[npt.NDArray[Any], np.int64]):
     ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
         """Start a game; ``seed`` seeds the dice and the random opponent."""
         super().reset(seed=seed)
-        if seed is not None:
-            self._dice = Dice(seed)
-        elif self._dice is None:
-            self._dice = Dice(int(self.np_random.integers(2**63)))
+        self._dice = _game.seeded_dice(seed, self._dice, self.np_random)
         dice = self._dice
         opening = _game.opening_rolls(dice, 1)
         board = _game.initial_boards(1)

@@ -93,10 +93,7 @@ class BackgammonVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt
     ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
         """Start a new game in every env; ``seed`` seeds the dice and the random opponent."""
         super().reset(seed=seed)
-        if seed is not None:
-            self._dice = Dice(seed)
-        elif self._dice is None:
-            self._dice = Dice(int(self.np_random.integers(2**63)))
+        self._dice = _game.seeded_dice(seed, self._dice, self.np_random)
         self._pool_next = len(self._pool_boards)  # drop the games made ahead
         self._boards, self._rolls = self._take_games(self.num_envs)
         self._deal()
