@@ -73,6 +73,7 @@ extensions = [
     extension("bgcore.dice"),        # seeded dice and their C-level API
     extension("bgcore._encode", numpy=True),  # pubeval, race scores and TD-Gammon inputs over arrays
     extension("bgcore._engine"),     # whole games in C: rollouts, self-play, duels
+    extension("bgcore._acey"),      # the acey-deucey variant: generator, perft, random games
 ]
 # fmt: on
 
