@@ -43,8 +43,11 @@ from .rules import VARIANTS
 
 __all__ = ["Action", "DiceSource", "End", "Game", "GameOutcome", "Record"]
 
-#: Variants a game can be played in; tabla starts as standard.
-GAME_VARIANTS = ("standard", "nackgammon", "hypergammon", "tabla")
+#: Variants a game can be played in; tabla starts as standard.  In
+#: acey-deucey (:mod:`bgcore.acey`) every checker starts off the board, the
+#: winner of the opening roll rolls again to start, and a move may give its
+#: player another roll.
+GAME_VARIANTS = ("standard", "nackgammon", "hypergammon", "tabla", "acey-deucey")
 
 
 @runtime_checkable
@@ -120,6 +123,7 @@ class _State:
     resigned: Outcome | None
     outcome: GameOutcome | None
     dice_state: object
+    again: bool = False  # acey-deucey: the player on roll rolls again, within the same turn
 
 
 def dice_source(dice: int | DiceSource | None) -> DiceSource:
@@ -195,9 +199,8 @@ class Game:
         self.max_cube = max_cube
         self.automatic_doubles = automatic_doubles
         self._dice_source = dice_source(dice)
-        board = VARIANTS["standard" if variant == "tabla" else variant]
         self._state = _State(
-            position=Position(board.board, checkers=board.checkers),
+            position=_start(variant),
             turn=0,
             on_roll=0,
             dice=None,
@@ -251,6 +254,13 @@ class Game:
         return self._state.cube_owner
 
     @property
+    def again(self) -> bool:
+        """Acey-deucey: the player on roll rolls again within the same turn
+        (after winning the opening roll, or after 1-2 and its double played
+        in full), with no cube action first."""
+        return self._state.again
+
+    @property
     def doubled(self) -> bool:
         """A double waits for an answer from :attr:`turn`."""
         return self._state.doubled
@@ -297,6 +307,8 @@ class Game:
             return "an offer waits for an answer"
         if s.dice is not None:
             return "doubling comes before rolling, and the dice are rolled"
+        if s.again:
+            return "the turn goes on: the player on roll rolls again first"
         if self.crawford:
             return "nobody may double in the Crawford game"
         if s.cube_owner is not None and s.cube_owner != s.on_roll:
@@ -342,6 +354,7 @@ class Game:
         self._undo.append(self._state)
         self._history.append(record)
         changes.setdefault("dice_state", None)  # only a roll rewinds the dice on undo
+        changes.setdefault("again", False)  # only a move that rolls again sets it
         fields = {**self._state.__dict__, **changes}
         self._state = _State(**fields)
 
@@ -373,7 +386,7 @@ class Game:
         The opening roll is one die for each player (``dice`` given: player
         0's, then player 1's); ties are rolled again (doubling the cube when
         automatic doubles are on), and the player with the higher die plays
-        both.
+        both (in acey-deucey, that player then rolls both dice to begin).
         """
         self._need(Action.ROLL)
         given = None if dice is None else check_dice(dice)
@@ -399,7 +412,8 @@ class Game:
         position = s.position if first == s.on_roll else s.position.flip()
         self._push(
             Record(first, Action.ROLL, dice=rolled),
-            dice=dice_first,
+            dice=None if self.variant == "acey-deucey" else dice_first,
+            again=self.variant == "acey-deucey",  # the winner rolls both dice to begin
             opening=False,
             on_roll=first,
             turn=first,
@@ -423,7 +437,7 @@ class Game:
         """Play a legal move of the rolled dice (a :class:`Move` or its
         notation, such as ``"13/7 8/7"``); the empty move (or ``""``) when no
         move is possible.  The other player is on roll next, unless the game
-        is over."""
+        is over or (acey-deucey) the move rolls again."""
         self._need(Action.MOVE)
         s = self._state
         assert s.dice is not None
@@ -440,6 +454,9 @@ class Game:
             # result's winner is 1: the player who moved, seen from the opponent
             outcome = self._outcome(s.on_roll, result.outcome, End.BORNE_OFF, s.cube, s.cube_owner)
             self._push(record, position=after.flip(), dice=None, outcome=outcome)
+            return
+        if getattr(move, "again", False):  # acey-deucey: 1-2 and its double played in full
+            self._push(record, position=after, dice=None, again=True)
             return
         other = 1 - s.on_roll
         self._push(record, position=after, dice=None, on_roll=other, turn=other)
@@ -570,7 +587,10 @@ class Game:
         return self.match_state().encode()
 
     def gnubg_id(self) -> str:
-        """``PositionID:MatchID``, as gnubg shows and reads it."""
+        """``PositionID:MatchID``, as gnubg shows and reads it (not in
+        acey-deucey, whose checkers waiting to enter an ID cannot hold)."""
+        if self.variant == "acey-deucey":
+            raise InvalidPositionError("a Position ID has no room for acey-deucey's checkers waiting to enter")
         return f"{encode_position_id(self.position.board)}:{self.match_id()}"
 
     @classmethod
@@ -602,6 +622,8 @@ class Game:
         else:
             options.setdefault("jacoby", state.jacoby)
         game = cls(match_length=state.match_length, score=state.score, **options)  # type: ignore[arg-type]
+        if game.variant == "acey-deucey":
+            raise InvalidPositionError("an ID has no room for acey-deucey's checkers waiting to enter")
         checkers = VARIANTS["standard" if game.variant == "tabla" else game.variant].checkers
         position = Position(board, checkers=checkers)
         if position.is_game_over():
@@ -631,6 +653,8 @@ class Game:
         s = self._state
         if s.outcome is not None:
             raise IllegalActionError("a finished game has no XGID")
+        if self.variant == "acey-deucey":
+            raise InvalidPositionError("an XGID has no room for acey-deucey's checkers waiting to enter")
         dice_field = "00" if s.dice is None else f"{s.dice[0]}{s.dice[1]}"
         if s.doubled:
             dice_field = "D"
@@ -720,6 +744,11 @@ class Game:
         where = "money" if not self.match_length else f"{self.score[0]}-{self.score[1]} to {self.match_length}"
         state = "over" if self.is_over() else f"player {self.turn} to act"
         return f"<Game {self.variant} {where}, cube {self.cube}, {state}: {self.position!r}>"
+
+
+def _start(variant: str) -> Position:
+    """The starting position of a game of ``variant``."""
+    return Position.initial("standard" if variant == "tabla" else variant)
 
 
 def _as_outcome(kind: Outcome | int | str) -> Outcome:

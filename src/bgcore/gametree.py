@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 from . import _perft
+from .acey import AceyDeuceyPosition
+from .acey import perft_counts as acey_perft_counts
 from .position import Position
 
 __all__ = ["perft", "perft_counts"]
@@ -23,6 +25,8 @@ def perft_counts(position: Position, depth: int, *, threads: int = 1) -> tuple[i
     """
     if not isinstance(position, Position):
         raise TypeError(f"perft() takes a Position, not {type(position).__name__}")
+    if isinstance(position, AceyDeuceyPosition):
+        return acey_perft_counts(position, depth, threads=threads)
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
@@ -38,7 +42,8 @@ def perft(position: Position, depth: int, *, weighted: bool = False, threads: in
     Each ply sums over the 21 distinct rolls (or the 36 ordered ones, each
     with weight 1, when ``weighted``) and over the distinct results of each
     roll, and then the other side is on roll. A lost turn is one result; a
-    finished game is a leaf. Runs in C without the GIL.
+    finished game is a leaf. Runs in C without the GIL. An acey-deucey
+    position counts as :func:`bgcore.acey.perft` says.
     """
     plain, weighted_count = perft_counts(position, depth, threads=threads)
     return weighted_count if weighted else plain

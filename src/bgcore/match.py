@@ -29,8 +29,9 @@ class Match:
 
     The Crawford game comes when a player first reaches one point short of
     the length (with ``crawford=True``); doubling returns in the games after
-    it.  ``jacoby`` and ``beavers`` are money-play options.  ``dice`` (a seed,
-    a dice source or None) serves every game in turn.
+    it.  ``jacoby`` and ``beavers`` are money-play options; ``cube=False``
+    plays every game without the doubling cube.  ``dice`` (a seed, a dice
+    source or None) serves every game in turn.
     """
 
     def __init__(
@@ -43,6 +44,7 @@ class Match:
         dice: int | DiceSource | None = None,
         variant: str = "standard",
         max_cube: int | None = None,
+        cube: bool = True,
     ) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= 32767:
             raise ValueError(f"a match is 1-32767 points long, or 0 for money play, not {length!r}")
@@ -52,6 +54,7 @@ class Match:
         self.beavers = bool(beavers)
         self.variant = variant
         self.max_cube = max_cube
+        self.cube_enabled = bool(cube)
         self._dice = dice_source(dice)
         self._games: list[Game] = []
         self._crawford_played = False
@@ -71,6 +74,7 @@ class Match:
             jacoby=self.jacoby,
             beavers=self.beavers,
             max_cube=self.max_cube,
+            cube=self.cube_enabled,
             dice=self._dice,
             post_crawford=post,
         )

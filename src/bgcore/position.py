@@ -125,11 +125,18 @@ class Position:
 
     @classmethod
     def initial(cls, variant: str = "standard") -> Position:
-        """The starting position of ``variant``: standard, nackgammon or hypergammon."""
+        """The starting position of ``variant``: standard, nackgammon,
+        hypergammon, or acey-deucey (an :class:`~bgcore.acey.AceyDeuceyPosition`,
+        every checker off the board)."""
+        if variant == "acey-deucey" and cls is Position:
+            from .acey import AceyDeuceyPosition  # acey builds on this module
+
+            return AceyDeuceyPosition.initial()
         try:
             board, checkers = VARIANTS[variant]
         except (KeyError, TypeError):
-            raise ValueError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}") from None
+            choices = ", ".join((*VARIANTS, "acey-deucey"))
+            raise ValueError(f"unknown variant {variant!r}; choose from {choices}") from None
         return cls(board, checkers=checkers)
 
     @classmethod
