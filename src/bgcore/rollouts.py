@@ -35,13 +35,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _engine
+from . import _acey, _engine
+from .acey import AceyDeuceyPosition
 from .errors import IllegalActionError
 from .policy import Evaluator, Policy, check_evaluator, check_int, check_policy
 from .position import Position
@@ -176,10 +177,37 @@ class _Spec:
     stratify: bool
     in_flight: int
     threads: int
+    acey_deucey: bool = False  # board is acey-deucey's 28 slots: random games of _acey
+
+
+def _first_rolls(seed: int, first: int, count: int) -> np.ndarray:
+    """The stratum of each of games first .. first + count - 1 (first a multiple of BLOCK)."""
+    blocks = [_engine.strata(seed, (first + s) // BLOCK) for s in range(0, count, BLOCK)]
+    return np.concatenate(blocks)[:count] if blocks else np.zeros(0, dtype=np.int16)
+
+
+def _acey_games(spec: _Spec, first: int, count: int) -> np.ndarray:
+    """The outcomes of acey-deucey games first .. first + count - 1, played on
+    ``spec.threads`` threads (each game's dice are its own: the split does
+    not change them)."""
+    strata = _first_rolls(spec.seed, first, count) if spec.stratify else None
+    cuts = [count * k // spec.threads for k in range(spec.threads + 1)]
+
+    def part(k: int) -> np.ndarray:
+        lo, hi = cuts[k], cuts[k + 1]
+        rolls = None if strata is None else strata[lo:hi]
+        return _acey.random_games(spec.board, spec.seed, first + lo, hi - lo, rolls)
+
+    if spec.threads == 1:
+        return part(0)
+    with ThreadPoolExecutor(spec.threads) as pool:
+        return np.concatenate(list(pool.map(part, range(spec.threads))))
 
 
 def _play(spec: _Spec, first: int, count: int) -> _Stats:
     """Games first .. first + count - 1 of a rollout, as block statistics."""
+    if spec.acey_deucey:
+        return _block_stats(_acey_games(spec, first, count), first, spec.seed, spec.stratify)
     y, _, _ = _engine.play_games(
         spec.board,
         spec.checkers,
@@ -237,7 +265,9 @@ def rollout(
     ``start`` is a :class:`~bgcore.Position` (the player on roll, before the
     roll) or a :class:`~bgcore.Game` before its player's roll, whose score and
     cube give the match winning chance.  The games are cubeless; both sides
-    play ``policy`` (see :mod:`bgcore.policy`).
+    play ``policy`` (see :mod:`bgcore.policy`).  An acey-deucey start (an
+    :class:`~bgcore.acey.AceyDeuceyPosition`, or a game of that variant)
+    plays the ``"random"`` policy, without truncation.
 
     ``truncate=n`` stops each game after n plies and scores it with
     ``evaluator`` (see :data:`bgcore.policy.Evaluator`).  ``stratify`` spreads
@@ -259,7 +289,11 @@ def rollout(
     plies = -1 if truncate is None else check_int(truncate, "truncate", 0)
     if position.is_game_over():
         raise IllegalActionError("the position is a finished game: there is nothing to roll out")
+    acey_deucey = isinstance(position, AceyDeuceyPosition)
+    if acey_deucey and (policy != "random" or truncate is not None):
+        raise ValueError("an acey-deucey rollout plays the random policy to the end: policy='random', no truncate")
     spec = _Spec(
+        acey_deucey=acey_deucey,
         board=position.to_array().tobytes(),
         checkers=position.checkers,
         seed=seed,
