@@ -26,13 +26,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import encode
+from ..acey import AceyDeuceyMoves
 from ..errors import InvalidPositionError
 from ..game import Game
 from ..move import Move
 from ..position import Position
 from ..rules import CHECKERS
 
-__all__ = ["PositionSpec", "read_position", "read_dice", "DiceError", "rank_moves", "protect_arguments"]
+__all__ = [
+    "PositionSpec",
+    "read_position",
+    "read_dice",
+    "DiceError",
+    "rank_moves",
+    "acey_race_score",
+    "protect_arguments",
+]
 
 _XGID_BODY = re.compile(r"[-A-Oa-o]{26}:")
 _ARRAY = re.compile(r"\s*[\[(]?\s*-?\d+(\s*[,\s]\s*-?\d+)*\s*[\])]?\s*")
@@ -121,10 +130,35 @@ def rank_moves(
         return [(m, None) for m in listed]
     if not listed:
         return []
-    results = [p.flip() for p in moves.positions()]  # the mover's view, before the flip
-    scored = _score(policy, position, results)
+    if isinstance(moves, AceyDeuceyMoves):
+        if policy != "race":
+            raise ValueError(f"acey-deucey moves are ranked by race or random, not {policy!r}")
+        scored = acey_race_score(moves.boards(), moves.again())
+    else:
+        results = [p.flip() for p in moves.positions()]  # the mover's view, before the flip
+        scored = _score(policy, position, results)
     order = sorted(range(len(listed)), key=lambda i: -scored[i])
     return [(listed[i], float(scored[i])) for i in order]
+
+
+def acey_race_score(boards: np.ndarray, again: np.ndarray) -> np.ndarray:
+    """A simple score of acey-deucey results (int8 (n, 28), the mover's view
+    before the flip; ``again`` whether each rolls again): minus the mover's
+    pips (a checker waiting or on the bar counts 25), minus 3 for each blot
+    an opponent's checker behind it could hit, plus 8 for another roll.
+
+    >>> start = np.zeros((2, 28), dtype=np.int8); start[:, 26:] = 15
+    >>> acey_race_score(start, np.array([False, True])).tolist()
+    [-375.0, -367.0]
+    """
+    b = boards.astype(np.int64)
+    mine = np.where(b[:, 1:25] > 0, b[:, 1:25], 0)
+    pips = (mine * np.arange(1, 25)).sum(axis=1) + 25 * (b[:, 25] + b[:, 26])
+    theirs = b[:, :25] < 0  # slot 0, the opponent's bar, and the points they hold
+    # An opponent's checker behind point p: on their bar, waiting, or on a point below p.
+    behind = np.logical_or.accumulate(theirs, axis=1) | (b[:, 27:28] > 0)
+    blots = ((b[:, 1:25] == 1) & behind[:, :24]).sum(axis=1)
+    return np.asarray(-pips - 3.0 * blots + 8.0 * again, dtype=np.float64)
 
 
 def _score(policy: str, position: Position, results: list[Position]) -> np.ndarray:

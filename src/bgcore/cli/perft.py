@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--variant",
         default="standard",
-        choices=list(VARIANTS),
+        choices=[*VARIANTS, "acey-deucey"],
         help="the starting position, or the checkers an ID's position plays with (default standard)",
     )
     p.add_argument(
@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--depth takes 1 to 6, not {args.depth}")
     if not 1 <= args.threads <= 64:
         raise UsageError(f"--threads takes 1 to 64, not {args.threads}")
+    if args.position is not None and args.variant == "acey-deucey":
+        raise UsageError("an ID or array cannot hold acey-deucey's checkers waiting to enter: perft from the start")
     if args.position is None:
         position = Position.initial(args.variant)
         label = f"the {args.variant} starting position"

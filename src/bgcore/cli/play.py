@@ -35,7 +35,17 @@ from ..rollouts import rollout
 from .common import UsageError, console, plural
 from .inputs import rank_moves
 
-__all__ = ["add_parser", "run", "Session", "CUBE_GAMES", "DOUBLE_FROM", "DOUBLE_BELOW", "TAKE_BELOW"]
+__all__ = [
+    "add_parser",
+    "run",
+    "Session",
+    "CUBE_GAMES",
+    "DOUBLE_FROM",
+    "DOUBLE_BELOW",
+    "TAKE_BELOW",
+    "PLAY_VARIANTS",
+    "ACEY_POLICIES",
+]
 
 HUMAN, COMPUTER = 0, 1
 #: Games of the quick rollout behind the computer's cube decisions and the cube hints.
@@ -47,6 +57,11 @@ DOUBLE_BELOW = 1.0
 TAKE_BELOW = 0.5
 #: Moves a hint shows.
 HINT_MOVES = 5
+
+#: Variants ``bgcore play`` plays (tabla's scoring is the game layer's; its board is standard).
+PLAY_VARIANTS = ("standard", "nackgammon", "hypergammon", "acey-deucey")
+#: Policies that score acey-deucey moves (pubeval knows only boards whose checkers have all entered).
+ACEY_POLICIES = ("random", "race")
 
 _KINDS = {Outcome.SINGLE: "a single game", Outcome.GAMMON: "a gammon", Outcome.BACKGAMMON: "a backgammon"}
 _QUIT = ("quit", "q", "exit")
@@ -63,7 +78,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         f"rollout gives it a cubeless equity from +{DOUBLE_FROM:.2f} to below +{DOUBLE_BELOW:.2f}, and takes "
         f"when the doubler's is below +{TAKE_BELOW:.2f}, whatever the score.",
     )
-    p.add_argument("--policy", choices=POLICIES, default="pubeval", help="the computer's policy (default pubeval)")
+    p.add_argument(
+        "--policy",
+        choices=POLICIES,
+        help="the computer's policy (default pubeval; in acey-deucey random or race, default race)",
+    )
+    p.add_argument(
+        "--variant",
+        choices=PLAY_VARIANTS,
+        default="standard",
+        help="the variant (default standard); in acey-deucey (played without the cube) every checker starts "
+        "off the board and enters as from the bar (bar/20), and after 1-2 you name a double: "
+        "bar/24 bar/23 + 6-6: bar/19(4)",
+    )
     p.add_argument("--seed", type=int, help="the dice's seed: the same seed and moves, the same game")
     p.add_argument("--match", type=int, metavar="N", help="play a match to N points (default: one money game)")
     p.add_argument("--no-clear", action="store_true", help="do not clear the screen before each turn")
@@ -101,12 +128,18 @@ class Session:
         *,
         ask: Callable[[str], str] | None = None,
         clear: bool = False,
+        variant: str = "standard",
     ) -> None:
         self.policy = policy
-        self.hint_policy = "pubeval" if policy == "random" else policy
+        self.variant = variant
+        best = "race" if variant == "acey-deucey" else "pubeval"
+        self.hint_policy = best if policy == "random" else policy
+        # The quick rollouts of cube decisions and hints: acey-deucey's play the random policy.
+        self.rollout_policy = "random" if variant == "acey-deucey" else "pubeval"
         self.seed = seed
         self.rng = random.Random(seed)
-        self.match = Match(length, dice=seed)
+        # Acey-deucey is played without the cube, as its sources play it.
+        self.match = Match(length, dice=seed, variant=variant, cube=variant != "acey-deucey")
         self.ask = input if ask is None else ask
         self.clear = clear
         self.log: list[str] = []
@@ -125,7 +158,8 @@ class Session:
             print()
         seed = "" if self.seed is None else f", seed {self.seed}"
         number = len(self.match.games)
-        print(f"bgcore play: you (X) against {self.policy} (O){seed}, game {number}")
+        variant = "" if self.variant == "standard" else f"{self.variant}, "
+        print(f"bgcore play: you (X) against {self.policy} (O){seed}, {variant}game {number}")
         position = game.position if game.on_roll == HUMAN else game.position.flip()
         lines = str(position).splitlines()
         lines[0] = f"Position ID: {position.position_id()}   you: X, moving 24 to 1"
@@ -136,7 +170,9 @@ class Session:
         self.log.clear()
 
     def status(self, game: Game) -> str:
-        if game.crawford:
+        if not game.cube_enabled:
+            cube = "No cube"
+        elif game.crawford:
             cube = "No cube: Crawford game"
         elif game.cube_owner is None:
             cube = f"Cube {game.cube}, centred"
@@ -189,8 +225,12 @@ class Session:
             game.roll()
             d = game.history[-1].dice  # as rolled: player 0's die, then player 1's
             assert d is not None
-            who = "you play" if game.on_roll == HUMAN else "the computer plays"
-            self.say(f"Opening roll: you {d[0]}, the computer {d[1]}: {who} {max(d)}-{min(d)}.")
+            if game.again:  # acey-deucey: the winner rolls both dice to begin
+                who = "you roll first" if game.on_roll == HUMAN else "the computer rolls first"
+                self.say(f"Opening roll: you {d[0]}, the computer {d[1]}: {who}.")
+            else:
+                who = "you play" if game.on_roll == HUMAN else "the computer plays"
+                self.say(f"Opening roll: you {d[0]}, the computer {d[1]}: {who} {max(d)}-{min(d)}.")
         elif game.turn == COMPUTER:
             self.computer(game)
         elif game.doubled:
@@ -220,8 +260,9 @@ class Session:
 
     def equity(self, game: Game) -> tuple[float, float]:
         """The cubeless equity (and its standard error) of the player on roll,
-        from a quick pubeval rollout of the position before the roll."""
-        result = rollout(game.position, games=CUBE_GAMES, policy="pubeval", seed=self.seed or 0)
+        from a quick rollout of the position before the roll (pubeval; in
+        acey-deucey, random)."""
+        result = rollout(game.position, games=CUBE_GAMES, policy=self.rollout_policy, seed=self.seed or 0)
         return result.equity, result.equity_stderr
 
     def computer(self, game: Game) -> None:
@@ -247,7 +288,7 @@ class Session:
         move = self.choose(game)
         game.play(move)
         rolled = "The computer" if opening else f"The computer rolled {hi}-{lo} and"
-        self.say(f"{rolled} played {move}." if move else f"{rolled} cannot move.")
+        self.say(f"{rolled} played {move}{_again(move, 'rolls')}." if move else f"{rolled} cannot move.")
 
     def choose(self, game: Game) -> Move:
         assert game.dice is not None
@@ -334,7 +375,7 @@ class Session:
                 print(_short(exc))
                 continue
             game.play(move)
-            self.say(f"You played {move}.")
+            self.say(f"You played {move}{_again(move, 'roll')}.")
             return
 
     def undo(self, game: Game) -> bool:
@@ -364,7 +405,7 @@ class Session:
             out.print(table)
             return
         equity, stderr = self.equity(game)
-        rolled = f"A {CUBE_GAMES:,}-game pubeval rollout gives"
+        rolled = f"A {CUBE_GAMES:,}-game {self.rollout_policy} rollout gives"
         if game.doubled:
             print(f"{rolled} the computer a cubeless equity of {equity:+.3f} ± {stderr:.3f}.")
             print(f"With a dead cube, a take is right while the doubler's equity is below {TAKE_BELOW:+.2f}.")
@@ -376,10 +417,19 @@ class Session:
             )
 
 
+def _again(move: Move, verb: str) -> str:
+    """What a move adds to its line: acey-deucey's extra roll."""
+    return f", and {verb} again" if getattr(move, "again", False) else ""
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.policy is None:
+        args.policy = "race" if args.variant == "acey-deucey" else "pubeval"
+    if args.variant == "acey-deucey" and args.policy not in ACEY_POLICIES:
+        raise UsageError(f"acey-deucey is played by the {' or '.join(ACEY_POLICIES)} policy, not {args.policy}")
     if args.match is not None and not 1 <= args.match <= 64:
         raise UsageError(f"--match takes 1 to 64 points, not {args.match}")
     if args.seed is not None and not 0 <= args.seed < 2**64:
         raise UsageError(f"--seed takes 0 to 2**64 - 1, not {args.seed}")
     clear = not args.no_clear and sys.stdout.isatty()
-    return Session(args.policy, args.seed, args.match or 0, clear=clear).run()
+    return Session(args.policy, args.seed, args.match or 0, clear=clear, variant=args.variant).run()
