@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from bgcore import Position
+from bgcore.acey import AceyDeuceyPosition
 from bgcore.cli.inputs import rank_moves
 
 REQUIRE_VARIABLE = "BGCORE_REQUIRE_TMUX"
@@ -201,3 +202,33 @@ def test_quit_in_tmux(terminal: Callable[[list[str]], Terminal]) -> None:
     term.type("quit")
     screen, _ = term.wait()
     assert "You quit." in screen and EXITED.search(screen).group(1) == "0"  # type: ignore[union-attr]
+
+
+WAITING = re.compile(r"^Waiting to enter: (\d+) \(on roll\), (\d+)$", re.MULTILINE)
+
+
+@pytest.mark.slow
+def test_a_whole_acey_deucey_game_typed_in_tmux(terminal: Callable[[list[str]], Terminal]) -> None:
+    term = terminal(["play", "--variant", "acey-deucey", "--seed", "5"])
+    moves_typed = named = 0
+    for _ in range(600):
+        screen, prompt = term.wait()
+        if EXITED.search(screen):
+            break
+        assert "No cube. Money game." in screen  # acey-deucey is played without the cube here
+        m = MOVE_PROMPT.search(prompt)
+        assert m, f"an unexpected prompt {prompt!r}; the screen:\n{screen}"
+        dice = (int(m.group(1)), int(m.group(2)))
+        waiting = WAITING.findall(screen)
+        assert waiting, f"no waiting checkers on the screen:\n{screen}"
+        board = _shown_position(screen).board
+        position = AceyDeuceyPosition(board, waiting=(int(waiting[-1][0]), int(waiting[-1][1])))
+        move = str(rank_moves(position, dice, "race")[0][0])
+        named += "+" in move  # a 1-2 and its named double, typed as one move
+        moves_typed += 1
+        term.type(move)
+    else:
+        raise AssertionError("the game did not end after 600 prompts")
+    assert EXITED.search(screen).group(1) == "0"  # type: ignore[union-attr]
+    assert RESULT.search(screen), f"no result line:\n{screen}"
+    assert moves_typed > 10 and named >= 1
