@@ -18,6 +18,7 @@ mover still on roll) and whether the mover rolls again: after 1-2 played in
 full, the named double played in full.
 """
 
+cimport cython
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
@@ -531,26 +532,33 @@ cdef int _random_game(ad_gen *g, const ad_board *start, uint64_t seed, uint64_t 
     return -AD_ERR_TOO_LONG
 
 
+@cython.boundscheck(False)  # k < count rows of y and of strata, checked below
+@cython.wraparound(False)
 def random_games(bytes board, uint64_t seed, int64_t first, int64_t count, first_rolls=None):
     """Games first .. first + count - 1 from ``board`` with random choices:
     float64 (count, 5), each row a game's outcomes from the starting mover's
     view.  ``first_rolls`` (int16 (count,), optional): stratum s of each game,
     whose first two rolls are s // 36 and s % 36 (ordered rolls)."""
     cdef ad_board b = _board_from(board)
-    cdef ad_gen *g = _gen_new()
+    cdef ad_gen *g
     cdef int64_t k
     cdef int rc = 0
     cdef short[::1] strata
     cdef double[:, ::1] y
-    if g == NULL:
-        raise MemoryError()
+    cdef bint use_strata = first_rolls is not None
+    if count < 0:
+        raise ValueError(f"count must be >= 0, not {count}")
     out = np.zeros((count, 5), dtype=np.float64)
     y = out
-    cdef bint use_strata = first_rolls is not None
     if use_strata:
         strata = np.ascontiguousarray(first_rolls, dtype=np.int16)
         if strata.shape[0] != count:
             raise ValueError("first_rolls needs one stratum per game")
+        if count and not 0 <= min(strata) <= max(strata) < 1296:
+            raise ValueError("a stratum is a pair of ordered rolls, 0-1295")
+    g = _gen_new()
+    if g == NULL:
+        raise MemoryError()
     try:
         with nogil:
             for k in range(count):
