@@ -42,7 +42,7 @@ from .ids import decode_position_id
 from .move import Move, check_dice
 from .notation import format_steps, parse_notation
 from .policy import check_int
-from .position import GameResult, Outcome, Position, _net
+from .position import GameResult, Outcome, Position, _net, _the_match
 from .rules import CHECKERS, ROLLS
 
 __all__ = ["AceyDeuceyPosition", "AceyDeuceyMove", "AceyDeuceyMoves", "perft", "perft_counts"]
@@ -392,15 +392,7 @@ class AceyDeuceyPosition(Position):
             matches = exact or matches
         if len(matches) > 1 and named is None and any(m.again for m in matches):
             matches = [m for m in matches if m.again]  # rolling again unless a double is named
-        hi, lo = moves.dice
-        if not matches:
-            if not steps:
-                raise IllegalMoveError(f"{hi}-{lo} has a legal move here: the turn cannot be passed")
-            raise IllegalMoveError(f"{text.strip()!r} is not a legal move with {hi}-{lo} in {self!r}")
-        if len(matches) > 1:
-            options = ", ".join(str(m) for m in matches)
-            raise IllegalMoveError(f"{text.strip()!r} is ambiguous with {hi}-{lo}: it could be {options}")
-        return matches[0]
+        return _the_match(matches, bool(steps), text, moves.dice, self)
 
     # --- dunder methods -----------------------------------------------------------
 

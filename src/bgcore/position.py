@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import struct
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple, overload
+from typing import NamedTuple, TypeVar, overload
 
 import numpy as np
 
@@ -314,15 +314,7 @@ class Position:
                 best, best_cost = [move], cost
             elif cost == best_cost:
                 best.append(move)
-        hi, lo = moves.dice
-        if not best:
-            if not steps:
-                raise IllegalMoveError(f"{hi}-{lo} has a legal move here: the turn cannot be passed")
-            raise IllegalMoveError(f"{text.strip()!r} is not a legal move with {hi}-{lo} in {self!r}")
-        if len(best) > 1:
-            options = ", ".join(str(m) for m in best)
-            raise IllegalMoveError(f"{text.strip()!r} is ambiguous with {hi}-{lo}: it could be {options}")
-        return best[0]
+        return _the_match(best, bool(steps), text, moves.dice, self)
 
     # --- dunder methods ---------------------------------------------------
 
@@ -442,6 +434,24 @@ class LegalMoves(Sequence[Move]):
         shown = ", ".join(str(m) or "(no move)" for m in self[:8])
         more = ", ..." if len(self) > 8 else ""
         return f"<LegalMoves {self._dice[0]}-{self._dice[1]} ({len(self)}): {shown}{more}>"
+
+
+M = TypeVar("M", bound=Move)
+
+
+def _the_match(found: list[M], any_steps: bool, text: str, dice: tuple[int, int], position: Position) -> M:
+    """The one legal move that notation ``text`` matched (``found``), else
+    IllegalMoveError saying why: none (a pass where a move exists, or no
+    such move) or several."""
+    hi, lo = dice
+    if not found:
+        if not any_steps:
+            raise IllegalMoveError(f"{hi}-{lo} has a legal move here: the turn cannot be passed")
+        raise IllegalMoveError(f"{text.strip()!r} is not a legal move with {hi}-{lo} in {position!r}")
+    if len(found) > 1:
+        options = ", ".join(str(m) for m in found)
+        raise IllegalMoveError(f"{text.strip()!r} is ambiguous with {hi}-{lo}: it could be {options}")
+    return found[0]
 
 
 def _net(steps: Iterable[tuple[int, int]]) -> list[int]:
