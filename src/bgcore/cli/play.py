@@ -134,8 +134,6 @@ class Session:
         self.variant = variant
         best = "race" if variant == "acey-deucey" else "pubeval"
         self.hint_policy = best if policy == "random" else policy
-        # The quick rollouts of cube decisions and hints: acey-deucey's play the random policy.
-        self.rollout_policy = "random" if variant == "acey-deucey" else "pubeval"
         self.seed = seed
         self.rng = random.Random(seed)
         # Acey-deucey is played without the cube, as its sources play it.
@@ -260,9 +258,9 @@ class Session:
 
     def equity(self, game: Game) -> tuple[float, float]:
         """The cubeless equity (and its standard error) of the player on roll,
-        from a quick rollout of the position before the roll (pubeval; in
-        acey-deucey, random)."""
-        result = rollout(game.position, games=CUBE_GAMES, policy=self.rollout_policy, seed=self.seed or 0)
+        from a quick pubeval rollout of the position before the roll (acey-deucey
+        is played without the cube: it never asks)."""
+        result = rollout(game.position, games=CUBE_GAMES, policy="pubeval", seed=self.seed or 0)
         return result.equity, result.equity_stderr
 
     def computer(self, game: Game) -> None:
@@ -405,7 +403,7 @@ class Session:
             out.print(table)
             return
         equity, stderr = self.equity(game)
-        rolled = f"A {CUBE_GAMES:,}-game {self.rollout_policy} rollout gives"
+        rolled = f"A {CUBE_GAMES:,}-game pubeval rollout gives"
         if game.doubled:
             print(f"{rolled} the computer a cubeless equity of {equity:+.3f} ± {stderr:.3f}.")
             print(f"With a dead cube, a take is right while the doubler's equity is below {TAKE_BELOW:+.2f}.")
