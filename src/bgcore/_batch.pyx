@@ -29,7 +29,6 @@ cnp.import_array()
 
 cdef extern from "bg_platform.h":
     void bg_flip_pt(const int8_t *b, int8_t *out) noexcept nogil
-    void bg_copy_out(char *dst, const char *src, size_t n) noexcept nogil
     int bg_flag_get(volatile int *p) noexcept nogil
     void bg_flag_set(volatile int *p) noexcept nogil
     ptrdiff_t bg_load_acquire(volatile ptrdiff_t *p) noexcept nogil
@@ -508,7 +507,7 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
                 mode = _TAIL
                 if _straight_rows(job, off + staging.rows - before, 1):
                     written = staging.rows - before
-                    bg_copy_out(<char *>job.result.data + 26 * off, <char *>staging.data + 26 * before, 26 * written)
+                    memcpy(job.result.data + 26 * off, staging.data + 26 * before, 26 * written)
                     staging.rows = before
                     mode = _STRAIGHT
         if mode == _STRAIGHT:
@@ -596,7 +595,10 @@ cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
         size = job.sizes[part.piece] - part.skip
         if off + size > job.result.capacity:
             break  # left for Batch.finish, which grows the result
-        bg_copy_out(<char *>job.result.data + 26 * off, <char *>w.kit.staging.data + 26 * part.at, 26 * size)
+        # Plain stores: the caller reads the result next, and with
+        # non-temporal ones the lines left the cache for memory, which the
+        # next batch's rows written straight then had to fetch again.
+        memcpy(job.result.data + 26 * off, w.kit.staging.data + 26 * part.at, 26 * size)
         if part.unplaced:
             start = _piece_start(job, part.piece, &stop)
             _to_ends(job.counts, start, stop, off)

@@ -1,7 +1,7 @@
 /* Portable low-level helpers of bgcore's native modules: board masks and
    flips with SSE2 where the compiler targets it (every x86-64 build), bit
-   scans, a spin-wait hint, atomics for flags shared between threads, and a
-   copy with non-temporal stores.  Header-only: every helper is static inline,
+   scans, a spin-wait hint and atomics for flags shared between threads.
+   Header-only: every helper is static inline,
    so each module that includes it gets them inlined into its hot loops. */
 #ifndef BG_PLATFORM_H
 #define BG_PLATFORM_H
@@ -240,31 +240,5 @@ BG_INLINE int bg_cas(volatile ptrdiff_t *p, ptrdiff_t expected, ptrdiff_t desire
     return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 #endif
-
-/* Copy n bytes to memory this thread will not read again (a batch's result):
-   with SSE2, non-temporal stores skip reading each destination line first and
-   leave the cache to the generator; short copies and other builds use memcpy.
-   The fence orders the stores before those that publish the rows. */
-BG_INLINE void bg_copy_out(char *dst, const char *src, size_t n) {
-#if BG_HAVE_SSE2
-    size_t head = (16 - ((size_t)dst & 15)) & 15;
-    if (n < 256) {
-        memcpy(dst, src, n);
-        return;
-    }
-    memcpy(dst, src, head);
-    dst += head; src += head; n -= head;
-    for (; n >= 64; n -= 64, dst += 64, src += 64) {
-        _mm_stream_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
-        _mm_stream_si128((__m128i *)(dst + 16), _mm_loadu_si128((const __m128i *)(src + 16)));
-        _mm_stream_si128((__m128i *)(dst + 32), _mm_loadu_si128((const __m128i *)(src + 32)));
-        _mm_stream_si128((__m128i *)(dst + 48), _mm_loadu_si128((const __m128i *)(src + 48)));
-    }
-    memcpy(dst, src, n);
-    _mm_sfence();
-#else
-    memcpy(dst, src, n);
-#endif
-}
 
 #endif /* BG_PLATFORM_H */
