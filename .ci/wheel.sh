@@ -3,8 +3,9 @@
 #   1. a wheel (pip wheel --no-deps), checked by auditwheel (must be manylinux-eligible)
 #      and twine; an sdist, checked by twine; both must ship LICENSE;
 #   2. a FRESH venv with only that wheel and the test extra's dependencies installed;
-#   3. the test suite run against that install from a directory outside the checkout,
-#      with the same pytest command cibuildwheel uses ([tool.cibuildwheel] test-command),
+#   3. the test suite but its slow cross-checks (-m "not slow") run against that install
+#      from a directory outside the checkout, with the same pytest command cibuildwheel
+#      uses ([tool.cibuildwheel] test-command),
 #      and a plugin (.ci/installed_check.py) that fails the run unless bgcore was
 #      imported from the fresh venv's site-packages.
 # Usage: bash .ci/wheel.sh   (PYTHON=... picks the interpreter; default python3)
