@@ -37,8 +37,11 @@ workloads alone 1.4-1.7x (the same after 0.1 s of sleep instead).  The same
 rounds time ``batch.count`` in one worker process alone and in two at once
 (``processes.py``): nothing is shared between processes, so their ratio is
 what the machine's second core gives this code at that time, the ceiling for
-2 threads.  ``--markdown`` prints the same as a GitHub markdown table with the
-command line and the machine, for the README.
+2 threads.  For the smaller batches the same is timed with ``batch.generate``
+itself: each worker writes its results into a buffer of its own, which stays
+in its core's cache, where two threads write one result between them.
+``--markdown`` prints the same as a GitHub markdown table with the command
+line and the machine, for the README.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from collections.abc import Sequence
 import gnubg_native
 from calls import call_lines, call_workloads
 from corpus import Corpus, build_corpus, count_batch, count_bgcore, generate_batch
-from processes import CountingProcesses
+from processes import CountingProcesses, GeneratingProcesses
 from timing import (
     CountMismatch,
     Workload,
@@ -120,12 +123,25 @@ def batch_workloads(corpus: Corpus, expected: int) -> list[Workload]:
 SMALL_BATCH_POSITIONS = (196, 953)
 
 
-def small_batch_workloads(corpus: Corpus) -> tuple[list[Workload], list[tuple[str, str, str]]]:
-    """batch.generate with 1 and 2 threads on the first rows of the corpus, and their pairs."""
+def small_batches(corpus: Corpus) -> list[Corpus]:
+    """The smaller batches whose 2-thread scaling is timed (SMALL_BATCH_POSITIONS)."""
+    return [corpus.subset(positions) for positions in SMALL_BATCH_POSITIONS]
+
+
+#: Calls of batch.generate per request to a worker process, so that a request
+#: takes about 10 ms and the pipe's round trip is a small part of it.
+SMALL_BATCH_CALLS_PER_REQUEST = (8, 2)
+
+
+def small_batch_workloads(
+    parts: list[Corpus], workers: GeneratingProcesses
+) -> tuple[list[Workload], list[tuple[str, str, str]]]:
+    """batch.generate with 1 and 2 threads on each of ``parts``, and in one
+    worker process alone and two at once (``workers`` hold the parts, in
+    order), and their pairs."""
     workloads: list[Workload] = []
     pairs: list[tuple[str, str, str]] = []
-    for positions in SMALL_BATCH_POSITIONS:
-        part = corpus.subset(positions)
+    for index, (part, times) in enumerate(zip(parts, SMALL_BATCH_CALLS_PER_REQUEST, strict=True)):
         names = []
         for threads in (1, 2):
             name = f"bgcore batch.generate on {len(part):,} rows, {threads} thread{'s' if threads > 1 else ''}"
@@ -135,6 +151,31 @@ def small_batch_workloads(corpus: Corpus) -> tuple[list[Workload], list[tuple[st
             )
             names.append(name)
         pairs.append((f"batch.generate on {len(part):,} rows, 2 threads vs 1", names[1], names[0]))
+        for processes in (1, 2):
+            name = f"bgcore batch.generate on {len(part):,} rows, " + (
+                "1 process" if processes == 1 else "2 processes at once"
+            )
+            got = workers.generate(processes, batch=index, times=times)
+            if got != processes * times * total:
+                raise CountMismatch(f"{name}: {got:,} results, expected {processes * times * total:,}")
+            workloads.append(
+                Workload(
+                    name,
+                    lambda index=index, processes=processes, times=times: workers.generate(
+                        processes, batch=index, times=times
+                    ),
+                    processes * times * len(part),
+                    got,
+                )
+            )
+            names.append(name)
+        pairs.append(
+            (
+                f"batch.generate on {len(part):,} rows, 2 processes at once vs 1 (nothing shared)",
+                names[3],
+                names[2],
+            )
+        )
     return workloads, pairs
 
 
@@ -264,8 +305,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Thread scaling is timed again with the batch workloads alone (see the
     # module docstring: gnubg's long single-threaded rounds in between often
     # cut the 2-thread rounds' speed on a shared virtual machine).
-    with CountingProcesses(corpus.boards, corpus.dice, processes=2) as workers:
-        small, small_pairs = small_batch_workloads(corpus)
+    parts = small_batches(corpus)
+    with (
+        CountingProcesses(corpus.boards, corpus.dice, processes=2) as workers,
+        GeneratingProcesses([(part.boards, part.dice) for part in parts], processes=2) as generating,
+    ):
+        small, small_pairs = small_batch_workloads(parts, generating)
         scaling = batch_workloads(corpus, expected) + small + process_workloads(workers, corpus, expected)
         time_interleaved(scaling, args.repeats)
     thread_lines = ratio_lines({w.name: w for w in scaling}, THREAD_PAIRS + small_pairs)
@@ -274,8 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     one_call_note = f"One call at a time (medians of the {args.repeats} rounds above):"
     scaling_note = (
         f"2 threads vs 1, timed in a second run of {args.repeats} interleaved rounds of the four "
-        "batch workloads, batch.generate on 4,116 and 20,013 rows of the corpus, and "
-        "batch.count in worker processes, one alone and two at once (see compare.py):"
+        "batch workloads, batch.generate on 4,116 and 20,013 rows of the corpus (with 1 and 2 "
+        "threads, and in worker processes, one alone and two at once), and batch.count in "
+        "worker processes (see compare.py):"
     )
     print()
     if args.markdown:

@@ -2,7 +2,10 @@
 
 :class:`WorkerProcesses` keeps worker processes that each run one task on
 demand; :class:`CountingProcesses` is the one whose workers hold the corpus
-and run ``bgcore.batch.count`` (one thread) over it.  Timing one of
+and run ``bgcore.batch.count`` (one thread) over it, and
+:class:`GeneratingProcesses` the one whose workers run ``batch.generate``
+(one thread) over batches they hold, each result written to memory as a
+2-thread ``batch.generate`` writes it.  Timing one of
 them alone against two at once shows how much a second core adds to this very
 code when nothing is shared: on a shared virtual machine the host may run the
 two virtual CPUs on one physical core's two hyperthreads, or slow one of them,
@@ -16,6 +19,9 @@ and then threads cannot scale either.  ``compare.py`` times both next to the
 >>> with CountingProcesses(boards, dice, processes=2) as workers:
 ...     workers.count(1), workers.count(2)
 (42, 84)
+>>> with GeneratingProcesses([(boards, dice)], processes=2) as workers:
+...     workers.generate(1, batch=0, times=3), workers.generate(2, batch=0, times=1)
+(126, 84)
 >>> CountingProcesses(boards, dice, processes=0)
 Traceback (most recent call last):
 ValueError: processes must be >= 1, not 0
@@ -30,19 +36,28 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["WorkerProcesses", "CountingProcesses"]
+__all__ = ["WorkerProcesses", "CountingProcesses", "GeneratingProcesses"]
 
 
 def _serve(conn: Connection, task: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    """A worker: run the task each time it is asked, until told to stop (None)."""
-    while conn.recv() is not None:
-        conn.send(task(*args))
+    """A worker: run the task each time it is asked (with the request's own
+    arguments after ``args``), until told to stop (None)."""
+    while (request := conn.recv()) is not None:
+        conn.send(task(*args, *request))
 
 
 def _count(boards: np.ndarray, dice: np.ndarray) -> int:
     from bgcore import batch
 
     return int(batch.count(boards, dice).sum())
+
+
+def _generate(batches: list[tuple[np.ndarray, np.ndarray]], batch_index: int, times: int) -> int:
+    """Rows of results of ``times`` calls of ``batch.generate`` on one of ``batches``."""
+    from bgcore import batch
+
+    boards, dice = batches[batch_index]
+    return sum(len(batch.generate(boards, dice)[0]) for _ in range(times))
 
 
 class WorkerProcesses:
@@ -62,13 +77,14 @@ class WorkerProcesses:
             self._conns.append(ours)
             self._procs.append(proc)
 
-    def run(self, processes: int) -> list[Any]:
-        """The task's results from the first ``processes`` workers, run all at once."""
+    def run(self, processes: int, *request: Any) -> list[Any]:
+        """The task's results from the first ``processes`` workers, run all at
+        once (``task(*args, *request)``)."""
         if not 1 <= processes <= len(self._conns):
             raise ValueError(f"processes must be 1-{len(self._conns)}, not {processes}")
         conns = self._conns[:processes]
         for conn in conns:
-            conn.send(True)
+            conn.send(request)
         return [conn.recv() for conn in conns]
 
     def close(self) -> None:
@@ -96,3 +112,16 @@ class CountingProcesses(WorkerProcesses):
     def count(self, processes: int) -> int:
         """Total results counted by the first ``processes`` workers, all at once."""
         return sum(self.run(processes))
+
+
+class GeneratingProcesses(WorkerProcesses):
+    """Worker processes that each hold ``batches`` (pairs of boards and dice)
+    and run ``bgcore.batch.generate`` on one of them when asked."""
+
+    def __init__(self, batches: list[tuple[np.ndarray, np.ndarray]], processes: int = 2) -> None:
+        super().__init__(_generate, (batches,), processes)
+
+    def generate(self, processes: int, *, batch: int, times: int) -> int:
+        """Total rows of results of the first ``processes`` workers, each
+        generating batch number ``batch`` ``times`` times, all at once."""
+        return sum(self.run(processes, batch, times))
