@@ -147,6 +147,15 @@ def generate_moves(board: Sequence[int], die1: int, die2: int) -> list[GnubgMove
     return out
 
 
+def count_moves(board: Sequence[int], die1: int, die2: int) -> int:
+    """How many legal moves (distinct results) gnubg finds for ``die1``-``die2``:
+    ``len(generate_moves(...))`` without reading the moves."""
+    ml = _MoveList()
+    b = gnubg_board(board)
+    library().GenerateMoves(ctypes.byref(ml), ctypes.byref(b), die1, die2, 0)
+    return int(ml.cMoves)
+
+
 def gnubg_tuple(board: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A bgcore board as the gnubg package's (opponent, player on roll) tuples."""
     theirs, mine = board_to_gnubg(board)
