@@ -184,6 +184,13 @@ def test_native_code_writes_every_end_once(corpus, threads: int) -> None:
             assert (counts == np.diff(expected, prepend=0)).all()
 
 
+def test_pieces_are_half_a_threads_share_within_bounds() -> None:
+    assert batch._piece_rows(600, 2) == batch._PIECE_ROWS_MIN  # pieces enough to finish together
+    assert batch._piece_rows(3000, 2) == 750
+    assert batch._piece_rows(3000, 3) == 500
+    assert batch._piece_rows(42000, 2) == batch._PIECE_ROWS_MAX  # staged parts stay in the cache
+
+
 @pytest.mark.parametrize("piece_rows", [1, 3, 50])
 @pytest.mark.parametrize("room", ["none", "short", "half", "ample"])
 def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, room: str) -> None:
@@ -204,7 +211,7 @@ def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, 
         "half": -(-(row_room + total // 2) // n),
         "ample": -(-(row_room + total) // n) + 1,
     }[room]
-    monkeypatch.setattr(batch, "_PIECE_ROWS", piece_rows)
+    monkeypatch.setattr(batch, "_piece_rows", lambda n, k: piece_rows)
     monkeypatch.setattr(batch, "_RESERVE_PER_ROW", reserve)
     for threads in (2, 3, 5):
         children, offsets = batch.generate(boards, dice, threads=threads)

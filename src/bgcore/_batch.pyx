@@ -273,7 +273,7 @@ cdef inline void *_unkeep(bg_stack *kept) noexcept:
 
 
 #: Kits kept for the next call: a thread's generator and buffers (about
-#: 480 KB with pieces of 256 rows) allocated per call cost a page fault per
+#: 1.1 MB with pieces of 1,024 rows) allocated per call cost a page fault per
 #: 4 KiB each time, because the allocator hands freed blocks of that size
 #: back to the system.
 cdef bg_stack _kits

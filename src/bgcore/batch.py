@@ -76,11 +76,13 @@ def _invalid(b8: np.ndarray, d8: np.ndarray, d: np.ndarray) -> InvalidPositionEr
 #: written cost nothing.
 _RESERVE_PER_ROW = 32
 
-#: Rows in a piece that a thread takes at a time: its staged results (about
-#: 100 KB) stay in the core's L2 cache until they are copied to their place.
-#: 256 rows took 0.4-4% less time than 128 with 2 threads, in five interleaved
-#: runs out of five on the benchmark corpus (64 and 32 took more).
-_PIECE_ROWS = 256
+#: Rows in a piece that a thread takes at a time (see _piece_rows): each piece
+#: costs a turn of the lock and a copy of its staged part, so larger pieces
+#: cost less, while the staged part (about half a piece, some 200 KB of
+#: results at the most) still stays in the core's L2 cache until it is copied
+#: to its place.  The last pieces of a batch are a quarter of the size.
+_PIECE_ROWS_MIN = 256
+_PIECE_ROWS_MAX = 1024
 
 
 #: Fewest rows worth a thread of their own: waking a kept native thread and
@@ -92,6 +94,13 @@ _MIN_ROWS_PER_THREAD = 256
 def _threads_for(n: int, threads: int) -> int:
     """Threads for n rows: at most ``threads``, fewer for a small batch."""
     return max(1, min(threads, n // _MIN_ROWS_PER_THREAD))
+
+
+def _piece_rows(n: int, k: int) -> int:
+    """Rows in a piece for n rows shared by k threads: half a thread's share,
+    within [_PIECE_ROWS_MIN, _PIECE_ROWS_MAX], so that a small batch still has
+    pieces enough for the threads to finish together."""
+    return min(_PIECE_ROWS_MAX, max(_PIECE_ROWS_MIN, n // (2 * k)))
 
 
 def _prime(boards: object, threads: int) -> _batch.Primed | None:
@@ -123,7 +132,8 @@ def _shared(
 ) -> _batch.Batch:
     """The batch after k native threads (the caller's among them, and those
     ``primed``) shared its pieces (see ``_batch.Batch``)."""
-    job = _batch.Batch(b8, d8, counts, k, _PIECE_ROWS, flip, store, _RESERVE_PER_ROW * len(b8), primed)
+    n = len(b8)
+    job = _batch.Batch(b8, d8, counts, k, _piece_rows(n, k), flip, store, _RESERVE_PER_ROW * n, primed)
     job.run()
     return job
 
@@ -179,8 +189,9 @@ def generate(
     results in rows ``offsets[i]:offsets[i + 1]``, each seen from the player
     who moved (or, with ``flip=True``, from the opponent, now on roll). A lost
     turn gives one row, the board itself.  Up to ``threads`` native threads
-    share the rows (pieces of 256 taken in turn, then of 64 near the end; a
-    batch uses at most one thread per 256 rows), with the GIL released.  The
+    share the rows (pieces of 256-1,024 taken in turn, then of a quarter of
+    that near the end; a batch uses at most one thread per 256 rows), with the
+    GIL released.  The
     native threads are kept for the next call (at most 16), and woken while
     the call checks its arrays.  An invalid board or roll raises
     :class:`InvalidPositionError` naming the first invalid row, and no result
