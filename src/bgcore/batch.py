@@ -78,9 +78,10 @@ _RESERVE_PER_ROW = 32
 
 #: Rows in a piece that a thread takes at a time (see _piece_rows): each piece
 #: costs a turn of the lock and a copy of its staged part, so larger pieces
-#: cost less, while the staged part (about half a piece, some 200 KB of
-#: results at the most) still stays in the core's L2 cache until it is copied
-#: to its place.  The last pieces of a batch are a quarter of the size.
+#: cost less, while the staged part (about half a piece: some 200 KB of
+#: results at 1,024 rows and 16 results a row) still stays in the core's L2
+#: cache until it is copied to its place.  The last pieces of a batch are a
+#: quarter of the size.
 _PIECE_ROWS_MIN = 256
 _PIECE_ROWS_MAX = 1024
 

@@ -1,8 +1,8 @@
 /* Portable low-level helpers of bgcore's native modules: board masks and
    flips with SSE2 where the compiler targets it (every x86-64 build), bit
    scans, a spin-wait hint and atomics for flags shared between threads.
-   Header-only: every helper is static inline,
-   so each module that includes it gets them inlined into its hot loops. */
+   Header-only: every helper is static inline, so each module that includes
+   it gets them inlined into its hot loops. */
 #ifndef BG_PLATFORM_H
 #define BG_PLATFORM_H
 
