@@ -126,14 +126,16 @@ def test_repeated_calls_hold_fresh_results(corpus) -> None:
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_buffers_grow_when_the_reservation_is_short(corpus, monkeypatch, threads: int) -> None:
+def test_buffers_grow_when_the_reservation_is_short(corpus, threads: int) -> None:
     """With no room reserved, every row takes the grow-and-generate-again path."""
     _, boards, dice = corpus
     expected, expected_offsets = batch.generate(boards, dice)
     expected = expected.copy()
     batch.release_buffers()
-    monkeypatch.setattr(batch, "_RESERVE_PER_ROW", 0)
-    children, offsets = batch.generate(boards, dice, threads=threads, flip=True)
+    piece_rows = _batch.piece_rows(len(boards), threads)
+    done = _batch.rows(boards.astype(np.int8), dice.astype(np.uint8), threads, piece_rows, True, True, 0)
+    assert done is not None
+    children, offsets = done
     assert (offsets == expected_offsets).all()
     assert (children == np.stack([Position.from_array(a).flip().to_array() for a in expected])).all()
 
@@ -145,7 +147,7 @@ def test_kept_buffers_are_reused_without_stale_rows(corpus) -> None:
     expected, offsets = batch.generate(boards, dice)
     expected = expected.copy()
     big_boards, big_dice = np.concatenate([boards] * 8), np.concatenate([dice] * 8)
-    assert 26 * batch._RESERVE_PER_ROW * len(big_boards) > 2 << 20  # large enough to be kept
+    assert 26 * _batch.RESERVE_PER_ROW * len(big_boards) > 2 << 20  # large enough to be kept
     half = len(boards) // 2
     for threads in (1, 2, 1, 2):
         children, _ = batch.generate(big_boards, big_dice, threads=threads)
@@ -160,16 +162,20 @@ def test_kept_buffers_are_reused_without_stale_rows(corpus) -> None:
 
 @pytest.mark.parametrize("threads", [1, 2, 3, 5])
 def test_native_code_writes_every_end_once(corpus, threads: int) -> None:
-    """Output.run and Batch write every row's end (offsets[1:]) themselves, in
-    every way a piece's rows can go (straight, staged whole, staged head, tail
-    staged for want of room): arrays prefilled with -7 show any row left out."""
+    """The calling thread alone and Batch write every row's end (offsets[1:])
+    themselves, in every way a piece's rows can go (straight, staged whole,
+    staged head, tail staged for want of room): arrays prefilled with -7 show
+    any row left out.  ``rows`` makes its own offsets: the memory of a freed
+    array of -7 is what the allocator hands it next."""
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     expected = np.cumsum(batch.count(b8, d8))
     n, total = len(b8), int(expected[-1])
-    ends = np.full(n, -7, np.int64)
-    out = _batch.Output(1)
-    assert out.run(b8, d8, ends, 0, n, False) is None and (ends == expected).all()
+    for reserve in (0, 32):
+        decoy = np.full(n + 1, -7, np.int64)
+        del decoy
+        done = _batch.rows(b8, d8, 1, 1, False, True, reserve * n)
+        assert done is not None and (done[1][1:] == expected).all() and done[1][0] == 0
     half = -(-(movegen.MAX_RESULTS + total // 2) // n)
     for piece_rows in (1, 3, 50, 256):
         for reserve in (0, 32, half):
@@ -185,15 +191,22 @@ def test_native_code_writes_every_end_once(corpus, threads: int) -> None:
 
 
 def test_pieces_are_half_a_threads_share_within_bounds() -> None:
-    assert batch._piece_rows(600, 2) == batch._PIECE_ROWS_MIN  # pieces enough to finish together
-    assert batch._piece_rows(3000, 2) == 750
-    assert batch._piece_rows(3000, 3) == 500
-    assert batch._piece_rows(42000, 2) == batch._PIECE_ROWS_MAX  # staged parts stay in the cache
+    assert _batch.piece_rows(600, 2) == _batch.PIECE_ROWS_MIN  # pieces enough to finish together
+    assert _batch.piece_rows(3000, 2) == 750
+    assert _batch.piece_rows(3000, 3) == 500
+    assert _batch.piece_rows(42000, 2) == _batch.PIECE_ROWS_MAX  # staged parts stay in the cache
+
+
+def test_threads_for_a_batch() -> None:
+    per = _batch.MIN_ROWS_PER_THREAD
+    assert _batch.threads_for(0, 4) == 1 and _batch.threads_for(2 * per - 1, 4) == 1
+    assert _batch.threads_for(2 * per, 4) == 2 and _batch.threads_for(100 * per, 4) == 4
+    assert _batch.threads_for(3 * per, 10**30) == 3  # any positive int
 
 
 @pytest.mark.parametrize("piece_rows", [1, 3, 50])
 @pytest.mark.parametrize("room", ["none", "short", "half", "ample"])
-def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, room: str) -> None:
+def test_threads_place_pieces_of_any_size(corpus, piece_rows: int, room: str) -> None:
     """Many small pieces (threads wait for each other's earlier pieces), and
     results written straight to their place while the reserved result has room
     for any results of the next rows, staged otherwise (placed at the end when
@@ -211,12 +224,12 @@ def test_threads_place_pieces_of_any_size(corpus, monkeypatch, piece_rows: int, 
         "half": -(-(row_room + total // 2) // n),
         "ample": -(-(row_room + total) // n) + 1,
     }[room]
-    monkeypatch.setattr(batch, "_piece_rows", lambda n, k: piece_rows)
-    monkeypatch.setattr(batch, "_RESERVE_PER_ROW", reserve)
+    b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     for threads in (2, 3, 5):
-        children, offsets = batch.generate(boards, dice, threads=threads)
+        children, offsets = _batch.rows(b8, d8, threads, piece_rows, False, True, reserve * n)
         assert (offsets == expected_offsets).all() and (children == expected).all()
-        assert (batch.count(boards, dice, threads=threads) == np.diff(expected_offsets)).all()
+        counts = _batch.rows(b8, d8, threads, piece_rows, False, False, reserve * n)
+        assert (counts == np.diff(expected_offsets)).all()
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
@@ -236,27 +249,24 @@ def test_the_first_invalid_row_is_named_with_threads(corpus, threads: int) -> No
         batch.generate(boards, bad_dice, threads=threads)
 
 
-def test_native_buffers_check_their_arguments(corpus) -> None:
+def test_native_calls_check_their_arguments(corpus) -> None:
     _, boards, dice = corpus
     b8, d8 = boards.astype(np.int8), dice.astype(np.uint8)
     counts = np.zeros(len(b8), np.int64)
-    with pytest.raises(IndexError):
-        _batch.Output(4).run(b8, d8, counts, 5, len(b8) + 1, False)
-    with pytest.raises(IndexError):
-        _batch.count_rows(b8, d8, counts, -1, 3)
     with pytest.raises(ValueError):
         _batch.Batch(b8, d8, counts[:-1], 2, 10, False, True, 100)
+    with pytest.raises(ValueError, match="inconsistent"):
+        _batch.rows(b8, d8, 2, 0, False, True, 100)
     for bad_boards, bad_dice in ((b8[:, :25], d8), (b8, d8[:, :1]), (b8[:-1], d8)):
         with pytest.raises(ValueError, match=r"must be \(n, 26\) and dice \(n, 2\)"):
             _batch.find_invalid(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice))
         with pytest.raises(ValueError, match=r"must be \(n, 26\)"):
-            _batch.count_rows(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice), counts, 0, 0)
+            _batch.rows(np.ascontiguousarray(bad_boards), np.ascontiguousarray(bad_dice), 1, 1, False, False, 0)
     job = _batch.Batch(b8, d8, counts, 2, 10, False, True, 100)
     with pytest.raises(RuntimeError, match="not completed"):
         job.finish()
-    out = _batch.Output(4)
-    assert out.run(b8[:2], d8[:2], counts, 0, 2, False) is None  # counts gets the ends
-    assert out.rows == counts[1] and out.take() is not None and out.rows == 0 and out.take() is None
+    empty = _batch.rows(b8[:0], d8[:0], 1, 1, False, True, 0)
+    assert empty is not None and empty[0].shape == (0, 26) and empty[1].tolist() == [0]
 
 
 @pytest.mark.parametrize("board_type,dice_type", [(np.int8, np.uint8), (np.int64, np.int64), (np.int16, np.int8)])
@@ -330,7 +340,7 @@ def test_a_result_is_kept_by_what_it_holds_not_by_its_reservation(corpus) -> Non
     _, boards, dice = corpus
     tiled = -(-168_000 // len(boards))
     big_boards, big_dice = np.concatenate([boards] * tiled), np.concatenate([dice] * tiled)
-    assert 26 * batch._RESERVE_PER_ROW * len(big_boards) > 128 << 20
+    assert 26 * _batch.RESERVE_PER_ROW * len(big_boards) > 128 << 20
     batch.release_buffers()
     for threads in (1, 2):
         before = _rss()
@@ -370,7 +380,7 @@ def test_buffers_of_a_few_sizes_are_kept_side_by_side(corpus) -> None:
         return int(children.__array_interface__["data"][0])
 
     def reserved(tiles: int) -> int:
-        return 26 * batch._RESERVE_PER_ROW * len(boards) * tiles
+        return 26 * _batch.RESERVE_PER_ROW * len(boards) * tiles
 
     sizes = (20, 8, 3)  # each less than half the one before, and all over 2 MiB reserved
     assert reserved(sizes[-1]) > 2 << 20
@@ -401,11 +411,36 @@ def test_a_batch_runs_once_and_its_threads_all_finish(corpus) -> None:
             job.run()
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_ready_arrays_of_any_size_are_done_whole_in_c(corpus, threads: int) -> None:
+    """int8 boards with int8 or uint8 dice go through ``_batch.call`` alone,
+    whatever their size, and give what batch.py's conversions and
+    ``_batch.rows`` give; an invalid row leaves the call to batch.py."""
+    _, boards, dice = corpus
+    wide_b, wide_d = boards.astype(np.int64), dice.astype(np.int64)
+    assert _batch.call(wide_b, wide_d, threads, False, True) is None  # converted in batch.py
+    expected, expected_offsets = batch.generate(wide_b, wide_d, threads=threads, flip=True)
+    b8 = boards.astype(np.int8)
+    for d in (dice.astype(np.uint8), dice.astype(np.int8)):
+        done = _batch.call(b8, d, threads, True, True)
+        assert done is not None
+        children, offsets = done
+        assert children.dtype == np.int8 and children.flags.c_contiguous and children.flags.owndata is False
+        assert (offsets == expected_offsets).all() and (children == expected).all()
+        counts = _batch.call(b8, d, threads, False, False)
+        assert counts is not None and (counts == np.diff(expected_offsets)).all()
+    bad = b8.copy()
+    bad[800, 25] = 9  # too many checkers on the bar, late in the batch
+    assert _batch.call(bad, dice.astype(np.uint8), threads, False, True) is None
+    with pytest.raises(InvalidPositionError, match=r"^row 800: the player on roll has"):
+        batch.generate(bad, dice.astype(np.uint8), threads=threads)
+
+
 @pytest.mark.parametrize("board_type", [np.int8, np.int16, np.int32, np.int64])
 @pytest.mark.parametrize("dice_type", [np.int8, np.uint8, np.int32, np.int64, np.uint16])
 def test_small_batches_match_the_general_path(corpus, board_type, dice_type) -> None:
     """Batches of up to SMALL_MAX_ROWS rows, done whole in C, give what the
-    general path (batch.py's checks, Output) gives, for every integer type."""
+    general path (batch.py's checks and conversions) gives, for every integer type."""
     _, boards, dice = corpus
     expected, expected_offsets = batch.generate(boards, dice)
     expected_flipped = batch.generate(boards, dice, flip=True)[0]
@@ -414,7 +449,7 @@ def test_small_batches_match_the_general_path(corpus, board_type, dice_type) -> 
         b = boards[start : start + size].astype(board_type)
         d = dice[start : start + size].astype(dice_type)
         lo, hi = expected_offsets[start], expected_offsets[start + size]
-        assert _batch.small(b, d, 1, False, True) is not None  # the path under test
+        assert _batch.call(b, d, 1, False, True) is not None  # the path under test
         children, offsets = batch.generate(b, d, threads=2)
         assert children.dtype == np.int8 and children.shape == (hi - lo, 26) and children.flags.c_contiguous
         assert offsets.dtype == np.int64 and (offsets == expected_offsets[start : start + size + 1] - lo).all()
@@ -431,6 +466,7 @@ def test_small_batches_leave_the_rest_to_the_general_path(corpus) -> None:
     b8, d8 = boards[:3].astype(np.int8), dice[:3].astype(np.uint8)
     n = _batch.SMALL_MAX_ROWS + 1
     big_b, big_d = boards[:n].astype(np.int8), dice[:n].astype(np.uint8)
+    wide_b, wide_d = boards[:n].astype(np.int64), dice[:n].astype(np.int64)
     for args in (
         (b8.tolist(), d8, 1, False),  # not arrays
         (b8, d8.tolist(), 1, False),
@@ -442,23 +478,24 @@ def test_small_batches_leave_the_rest_to_the_general_path(corpus) -> None:
         (b8, d8[:2], 1, False),  # shapes
         (b8[:, :25].copy(), d8, 1, False),
         (b8[None], d8, 1, False),
-        (big_b, big_d, 1, False),  # too many rows
+        (wide_b, big_d, 1, False),  # too many rows for anything but 8-bit arrays
+        (big_b, wide_d, 1, False),
         (b8, d8, 0, False),  # threads
         (b8, d8, True, False),
         (b8, d8, 1.0, False),
     ):
-        assert _batch.small(*args, True) is None and _batch.small(*args, False) is None
+        assert _batch.call(*args, True) is None and _batch.call(*args, False) is None
     bad = b8.astype(np.int64)
     bad[1, 6] = 300  # out of any board's range
-    assert _batch.small(bad, d8, 1, False, True) is None
+    assert _batch.call(bad, d8, 1, False, True) is None
     bad = b8.copy()
     bad[2, 25] = 3  # too many checkers
-    assert _batch.small(bad, d8, 1, False, True) is None and _batch.small(bad, d8, 1, False, False) is None
+    assert _batch.call(bad, d8, 1, False, True) is None and _batch.call(bad, d8, 1, False, False) is None
     with pytest.raises(InvalidPositionError, match=r"^row 2: the player on roll has 18 checkers"):
         batch.count(bad, d8)
     bad_dice = d8.astype(np.int8)
     bad_dice[0] = [-1, 3]
-    assert _batch.small(b8, bad_dice, 1, False, True) is None
+    assert _batch.call(b8, bad_dice, 1, False, True) is None
     with pytest.raises(InvalidPositionError, match=r"^row 0: dice must be 1-6, not \[-1, 3\]"):
         batch.generate(b8, bad_dice)
     with pytest.raises(ValueError, match="threads"):
@@ -466,4 +503,4 @@ def test_small_batches_leave_the_rest_to_the_general_path(corpus) -> None:
     assert batch.count(big_b, big_d).shape == (n,)  # the general path
     over = np.zeros((1, 26), np.uint64)  # unsigned boards hold only finished games
     over[0, 6] = 15
-    assert _batch.small(over, np.array([[6, 6]], np.uint64), 1, False, False).tolist() == [1]
+    assert _batch.call(over, np.array([[6, 6]], np.uint64), 1, False, False).tolist() == [1]

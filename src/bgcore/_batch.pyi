@@ -7,44 +7,61 @@ import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
 SMALL_MAX_ROWS: int
+MIN_ROWS_PER_THREAD: int
+PIECE_ROWS_MIN: int
+PIECE_ROWS_MAX: int
+RESERVE_PER_ROW: int
 
+def threads_for(n: int, threads: int) -> int: ...
+def piece_rows(n: int, k: int) -> int: ...
 def count_many(boards: bytes, dice: bytes) -> int: ...
 def find_invalid(boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8]) -> int | None: ...
-def count_rows(
-    boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64], start: int, stop: int
-) -> int | None: ...
 def kept_buffers() -> list[int]: ...
 def release_buffers() -> None: ...
 def ready(
     boards: object, dice: object
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.uint8], npt.NDArray[np.integer]] | None: ...
 @overload
-def small(
+def call(
     boards: object, dice: object, threads: object, flip: object, store: Literal[True]
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]] | None: ...
 @overload
-def small(
+def call(
     boards: object, dice: object, threads: object, flip: object, store: Literal[False]
 ) -> npt.NDArray[np.int64] | None: ...
-
-@disjoint_base
-class Output:
-    """A growing native buffer of result boards, 26 bytes a row (one thread)."""
-
-    # The arguments go to the cdef class's __cinit__, which is its __new__.
-    def __new__(cls, capacity: int) -> Self: ...
-    @property
-    def rows(self) -> int: ...
-    def run(
-        self,
-        boards: npt.NDArray[np.int8],
-        dice: npt.NDArray[np.uint8],
-        ends: npt.NDArray[np.int64],
-        start: int,
-        stop: int,
-        flip: bool,
-    ) -> int | None: ...
-    def take(self) -> memoryview | None: ...
+@overload
+def rows(
+    boards: npt.NDArray[np.int8],
+    dice: npt.NDArray[np.uint8],
+    threads: int,
+    piece_rows: int,
+    flip: bool,
+    store: Literal[True],
+    reserve_rows: int,
+    primed: Primed | None = None,
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]] | None: ...
+@overload
+def rows(
+    boards: npt.NDArray[np.int8],
+    dice: npt.NDArray[np.uint8],
+    threads: int,
+    piece_rows: int,
+    flip: bool,
+    store: Literal[False],
+    reserve_rows: int,
+    primed: Primed | None = None,
+) -> npt.NDArray[np.int64] | None: ...
+@overload
+def rows(
+    boards: npt.NDArray[np.int8],
+    dice: npt.NDArray[np.uint8],
+    threads: int,
+    piece_rows: int,
+    flip: bool,
+    store: bool,
+    reserve_rows: int,
+    primed: Primed | None = None,
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]] | npt.NDArray[np.int64] | None: ...
 
 @disjoint_base
 class Primed:
@@ -73,4 +90,4 @@ class Batch:
     @property
     def bad_row(self) -> int | None: ...
     def run(self) -> None: ...
-    def finish(self) -> memoryview | None: ...
+    def finish(self) -> npt.NDArray[np.int8] | None: ...

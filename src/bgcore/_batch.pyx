@@ -1,18 +1,18 @@
 # cython: language_level=3
 """Batch generation over arrays of boards and rolls, behind ``bgcore.batch``.
 
-Rows are checked and generated in C without the GIL, one thread
-(``count_rows``, ``Output``) or several (``Batch``, on threads of the pool in
-``_pool``).  Results go into row buffers from ``bg_rowbuf.c``, handed to numpy
-without a copy.  Each thread works with a kit (a generator and small buffers)
-kept between calls.
+Rows are checked and generated in C without the GIL, by the calling thread
+alone or by several (``Batch``, on threads of the pool in ``_pool``), in one
+call from batch.py (``call``, or ``rows`` for arrays it converted).  Results
+go into row buffers from ``bg_rowbuf.c``, handed to numpy without a copy.
+Each thread works with a kit (a generator and small buffers) kept between
+calls.
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t
 from libc.stddef cimport ptrdiff_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memcpy
-from cython.view cimport array as cvarray
+from libc.string cimport memcpy, memset
 cimport numpy as cnp
 import numpy as np
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
@@ -162,78 +162,47 @@ cdef void _to_ends(int64_t *counts, Py_ssize_t start, Py_ssize_t stop, int64_t b
         counts[i] = base
 
 
-cdef class Output:
-    """A growing native buffer of result boards, 26 bytes a row.
-
-    Its memory comes from ``bg_buf_obtain``: the buffer of an earlier batch
-    that has been released, when it is large enough.  ``take`` hands the rows
-    over as a buffer numpy can view without a copy.
-    """
-    cdef bg_rows buf
-
-    def __cinit__(self, Py_ssize_t capacity):
-        """Room for ``capacity`` rows to start with (it grows as needed)."""
-        capacity = max(capacity, 1)
-        self.buf.data = <int8_t *>bg_buf_obtain(<size_t>capacity * 26)
-        if self.buf.data == NULL:
-            raise MemoryError()
-        self.buf.rows = 0
-        self.buf.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>self.buf.data) // 26)
+cdef class _RowBuffer:
+    """The owner of a row buffer that a numpy array views: the buffer goes
+    back to ``bg_buf_release`` when the array (its base) goes."""
+    cdef void *data
 
     def __dealloc__(self):
-        bg_buf_release(self.buf.data)
+        bg_buf_release(self.data)
 
-    @property
-    def rows(self):
-        """Rows held."""
-        return self.buf.rows
 
-    def run(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
-            int64_t[::1] ends, Py_ssize_t start, Py_ssize_t stop, bint flip):
-        """Check rows [start, stop) and append their results, without the GIL.
-
-        ``ends[i]`` gets the buffer's rows after row i's results (offsets[i + 1]
-        when the buffer starts empty).  Returns None, or the index of the
-        first invalid row (the rows before it are appended).
-        """
-        cdef Py_ssize_t rc
-        if self.buf.data == NULL:
-            raise MemoryError()
-        rc = _run_checked(&self.buf, boards, dice, ends, start, stop, flip)
-        return None if rc == -1 else rc
-
-    def take(self):
-        """Hand the rows over as an int8 (rows, 26) buffer, without a copy, or
-        None when there are none.
-
-        The memory past the rows is returned to the system (whole pages), and
-        the buffer goes back to ``bg_buf_release`` when the returned object
-        (and any numpy array viewing it) goes away.  The Output is left
-        without memory.
-        """
-        return _take_rows(&self.buf)
+cdef int _rows_obtain(bg_rows *r, Py_ssize_t capacity) except -1:
+    """An empty ``r`` with room for ``capacity`` rows (at least one) to start
+    with, from ``bg_buf_obtain``: the buffer of an earlier batch that has been
+    released, when one is of about that size.  GIL held."""
+    r.data = <int8_t *>bg_buf_obtain(<size_t>max(capacity, 1) * 26)
+    if r.data == NULL:
+        raise MemoryError()
+    r.rows = 0
+    r.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>r.data) // 26)
+    return 0
 
 
 cdef object _take_rows(bg_rows *r):
-    cdef cvarray arr
+    """The rows as an int8 (rows, 26) numpy array that owns their memory, or
+    None when there are none; ``r`` is left without memory.  The whole pages
+    past the rows are returned to the system first."""
+    cdef _RowBuffer owner
+    cdef cnp.ndarray arr
+    cdef cnp.npy_intp dims[2]
     if r.rows == 0:
         return None
     bg_buf_trim(<char *>r.data, r.rows * 26)
-    arr = cvarray(shape=(r.rows, 26), itemsize=1, format="b", mode="c", allocate_buffer=False)
-    arr.data = <char *>r.data
-    arr.callback_free_data = bg_buf_release
+    owner = _RowBuffer.__new__(_RowBuffer)
+    owner.data = r.data  # from here on the owner frees it, whatever fails
+    dims[0] = r.rows
+    dims[1] = 26
     r.data = NULL
     r.capacity = 0
     r.rows = 0
+    arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_INT8, owner.data)
+    cnp.set_array_base(arr, owner)
     return arr
-
-
-def count_rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
-               int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop):
-    """Check rows [start, stop) and write their numbers of results into
-    ``counts``, without the GIL.  Returns None, or the first invalid row."""
-    cdef Py_ssize_t rc = _run_checked(NULL, boards, dice, counts, start, stop, False)
-    return None if rc == -1 else rc
 
 
 # --- working memory of a thread, kept between calls -------------------------
@@ -342,18 +311,6 @@ cdef void _kits_forget() noexcept:
         _kit_free(<bg_kit *>_unkeep(&_pool_kits))
 
 
-cdef Py_ssize_t _run_checked(bg_rows *out, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice,
-                             int64_t[::1] counts, Py_ssize_t start, Py_ssize_t stop, bint flip) except -3:
-    """``_run_with_kit`` over rows [start, stop) of arrays checked for shape
-    and range.  Returns -1 or the first invalid row."""
-    _check_shapes(boards, dice)
-    if not 0 <= start <= stop <= min(boards.shape[0], counts.shape[0]):
-        raise IndexError("rows out of range")
-    if start == stop:
-        return -1
-    return _run_with_kit(out, &boards[0, 0], &dice[0, 0], &counts[0], start, stop, flip)
-
-
 cdef Py_ssize_t _run_with_kit(bg_rows *out, const int8_t *boards, const uint8_t *dice, int64_t *counts,
                               Py_ssize_t start, Py_ssize_t stop, bint flip) except -3:
     """``_run_rows`` over rows [start, stop), with a kit of its own and the GIL
@@ -375,6 +332,53 @@ cdef Py_ssize_t _run_with_kit(bg_rows *out, const int8_t *boards, const uint8_t 
 
 
 # --- batches over several threads -------------------------------------------
+
+cdef enum:
+    # Fewest rows worth a thread of their own: waking a kept native thread
+    # and waiting for it costs tens of microseconds (starting one, the first
+    # time, more than a hundred), the time of up to a couple of hundred
+    # generations.
+    _MIN_ROWS_PER_THREAD = 256
+    # Rows in a piece that a thread takes at a time (``_piece_rows``): each
+    # piece costs a turn of the lock and a copy of its staged part, so larger
+    # pieces cost less, while the staged part (about half a piece: some
+    # 200 KB of results at 1,024 rows and 16 results a row) still stays in
+    # the core's L2 cache until it is copied to its place.  The last pieces
+    # of a batch are a quarter of the size.
+    _PIECE_ROWS_MIN = 256
+    _PIECE_ROWS_MAX = 1024
+    # Rows of results reserved per board before a batch starts (a typical
+    # corpus has about 16); the buffer grows when that is not enough, and
+    # pages never written cost nothing.
+    _RESERVE_PER_ROW = 32
+
+
+MIN_ROWS_PER_THREAD = _MIN_ROWS_PER_THREAD
+PIECE_ROWS_MIN = _PIECE_ROWS_MIN
+PIECE_ROWS_MAX = _PIECE_ROWS_MAX
+RESERVE_PER_ROW = _RESERVE_PER_ROW
+
+
+cdef inline int _threads_for(Py_ssize_t n, Py_ssize_t threads) noexcept:
+    return <int>max(1, min(threads, n // _MIN_ROWS_PER_THREAD))
+
+
+cdef inline Py_ssize_t _piece_rows(Py_ssize_t n, int k) noexcept:
+    return min(<Py_ssize_t>_PIECE_ROWS_MAX, max(<Py_ssize_t>_PIECE_ROWS_MIN, n // (2 * k)))
+
+
+def threads_for(Py_ssize_t n, object threads):
+    """Threads for n rows: at most ``threads`` (a positive int), and at most
+    one per MIN_ROWS_PER_THREAD rows (a small batch gets fewer)."""
+    return _threads_for(n, min(threads, max(n, 1)))  # (threads may not fit a C integer)
+
+
+def piece_rows(Py_ssize_t n, int k):
+    """Rows in a piece for n rows shared by k threads: half a thread's share,
+    within [PIECE_ROWS_MIN, PIECE_ROWS_MAX], so that a small batch still has
+    pieces enough for the threads to finish together."""
+    return _piece_rows(n, k)
+
 
 cdef extern from "pythread.h":
     # Declared here because Cython's own declaration takes a function that
@@ -679,71 +683,16 @@ cdef class Batch:
     def __cinit__(self, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice, int64_t[::1] counts,
                   int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows,
                   Primed primed=None):
-        cdef Py_ssize_t i
-        cdef bg_batch *job = &self.job
         _check_shapes(boards, dice)
-        job.n = boards.shape[0]
-        if counts.shape[0] != job.n or threads < 1 or piece_rows < 1:
+        if counts.shape[0] != boards.shape[0]:
             raise ValueError("inconsistent batch")
         self.keep = (boards, dice, counts)
-        job.boards = &boards[0, 0] if job.n else NULL
-        job.dice = &dice[0, 0] if job.n else NULL
-        job.counts = &counts[0] if job.n else NULL
-        # After the first ``big`` pieces, the rest (``threads`` pieces' worth
-        # of rows, plus n % piece_rows) go in pieces a quarter the size (at
-        # least one row), so that threads run out of work at about the same
-        # time rather than one waiting for the other's last whole piece.
-        job.piece_rows = piece_rows
-        job.big = max(0, job.n // piece_rows - threads)
-        job.npieces = job.big + (job.n - job.big * piece_rows + _small_rows(piece_rows) - 1) // _small_rows(piece_rows)
-        job.bad_row = -1
-        job.flip = flip
-        job.store = store
-        job.lock = PyThread_allocate_lock()
-        job.sizes = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
-        job.offsets = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
-        job.workers = <bg_worker *>calloc(threads, sizeof(bg_worker))
-        if job.lock == NULL or job.sizes == NULL or job.offsets == NULL or job.workers == NULL:
-            raise MemoryError()
-        job.nworkers = threads
-        for i in range(threads):
-            job.workers[i].job = job
-        job.workers[0].kit = _kit_take()
-        if job.workers[0].kit == NULL:
-            raise MemoryError()
-        for i in range(1, threads):
-            # A thread that cannot be had leaves its pieces to the others
-            # (worker 0 takes pieces until none is left).
-            job.workers[i].thread = primed.take() if primed is not None else NULL
-            if job.workers[i].thread == NULL:
-                job.workers[i].thread = bg_pool_take()
-            if job.workers[i].thread != NULL:
-                job.workers[i].kit = _kit_take(True)
-                if job.workers[i].kit == NULL:
-                    raise MemoryError()
-        for i in range(job.npieces + 1):
-            job.sizes[i] = -1
-        job.offsets[0] = 0
-        if store:
-            job.result.data = <int8_t *>bg_buf_obtain(<size_t>max(reserve_rows, 1) * 26)
-            if job.result.data == NULL:
-                raise MemoryError()
-            job.result.capacity = <Py_ssize_t>(bg_buf_capacity(<char *>job.result.data) // 26)
+        _batch_init(&self.job, &boards[0, 0] if boards.shape[0] else NULL, &dice[0, 0] if boards.shape[0] else NULL,
+                    &counts[0] if boards.shape[0] else NULL, boards.shape[0], threads, piece_rows, flip, store,
+                    reserve_rows, primed)
 
     def __dealloc__(self):
-        cdef int i
-        cdef bg_batch *job = &self.job
-        if job.workers != NULL:
-            for i in range(job.nworkers):
-                bg_pool_give(job.workers[i].thread)
-                _kit_give(job.workers[i].kit, i > 0)
-                free(job.workers[i].staged)
-            free(job.workers)
-        bg_buf_release(job.result.data)
-        free(job.sizes)
-        free(job.offsets)
-        if job.lock != NULL:
-            PyThread_free_lock(job.lock)
+        _batch_clear(&self.job)
 
     @property
     def bad_row(self):
@@ -756,25 +705,14 @@ cdef class Batch:
         if self.ran:
             raise RuntimeError("the batch has run already")
         self.ran = self.running = True
-        cdef int i
-        cdef bg_worker *workers = self.job.workers
-        with nogil:
-            for i in range(1, self.job.nworkers):
-                # A thread taken before a fork runs nothing in the child:
-                # its worker's pieces go to the others.
-                bg_pool_submit(workers[i].thread, _batch_task, &workers[i])
-            _batch_work(&self.job, &workers[0])
-            for i in range(1, self.job.nworkers):
-                bg_pool_wait(workers[i].thread)
-        self.running = False
-        if self.job.nomem:
-            raise MemoryError()
+        try:
+            _batch_run(&self.job)
+        finally:
+            self.running = False
 
     def finish(self):
         """After ``run``: place what is left and hand the result over as an int8
-        (rows, 26) buffer (None when empty)."""
-        cdef Py_ssize_t total
-        cdef int i
+        (rows, 26) numpy array (None when empty)."""
         cdef bg_batch *job = &self.job
         if job.nomem:
             raise MemoryError()
@@ -783,16 +721,180 @@ cdef class Batch:
         if not self.ran or self.running or job.cancel or job.known != job.npieces:
             raise RuntimeError("the batch was not completed")
         self.finished = True
-        total = job.offsets[job.npieces]
-        if total > job.result.capacity:
-            # Every piece placed so far lies within the old capacity.
-            job.result.rows = job.result.capacity
-            if _rows_grow(&job.result, total) < 0:
+        return _batch_finish(job)
+
+
+cdef int _batch_init(bg_batch *job, const int8_t *boards, const uint8_t *dice, int64_t *counts, Py_ssize_t n,
+                     int threads, Py_ssize_t piece_rows, bint flip, bint store, Py_ssize_t reserve_rows,
+                     Primed primed) except -1:
+    """Set up a zeroed ``job`` for n rows (see ``Batch``); ``_batch_clear``
+    frees what it holds, whether this succeeded or not."""
+    cdef Py_ssize_t i
+    if threads < 1 or piece_rows < 1:
+        raise ValueError("inconsistent batch")
+    job.n = n
+    job.boards = boards
+    job.dice = dice
+    job.counts = counts
+    # After the first ``big`` pieces, the rest (``threads`` pieces' worth
+    # of rows, plus n % piece_rows) go in pieces a quarter the size (at
+    # least one row), so that threads run out of work at about the same
+    # time rather than one waiting for the other's last whole piece.
+    job.piece_rows = piece_rows
+    job.big = max(0, job.n // piece_rows - threads)
+    job.npieces = job.big + (job.n - job.big * piece_rows + _small_rows(piece_rows) - 1) // _small_rows(piece_rows)
+    job.bad_row = -1
+    job.flip = flip
+    job.store = store
+    job.lock = PyThread_allocate_lock()
+    job.sizes = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
+    job.offsets = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
+    job.workers = <bg_worker *>calloc(threads, sizeof(bg_worker))
+    if job.lock == NULL or job.sizes == NULL or job.offsets == NULL or job.workers == NULL:
+        raise MemoryError()
+    job.nworkers = threads
+    for i in range(threads):
+        job.workers[i].job = job
+    job.workers[0].kit = _kit_take()
+    if job.workers[0].kit == NULL:
+        raise MemoryError()
+    for i in range(1, threads):
+        # A thread that cannot be had leaves its pieces to the others
+        # (worker 0 takes pieces until none is left).
+        job.workers[i].thread = primed.take() if primed is not None else NULL
+        if job.workers[i].thread == NULL:
+            job.workers[i].thread = bg_pool_take()
+        if job.workers[i].thread != NULL:
+            job.workers[i].kit = _kit_take(True)
+            if job.workers[i].kit == NULL:
                 raise MemoryError()
+    for i in range(job.npieces + 1):
+        job.sizes[i] = -1
+    job.offsets[0] = 0
+    if store:
+        _rows_obtain(&job.result, reserve_rows)
+    return 0
+
+
+cdef void _batch_clear(bg_batch *job) noexcept:
+    """Give back the threads and kits ``job`` holds, and free the rest."""
+    cdef int i
+    if job.workers != NULL:
         for i in range(job.nworkers):
-            _batch_place(job, &job.workers[i])  # every place is known now, and fits
-        job.result.rows = total
-        return _take_rows(&job.result)
+            bg_pool_give(job.workers[i].thread)
+            _kit_give(job.workers[i].kit, i > 0)
+            free(job.workers[i].staged)
+        free(job.workers)
+        job.workers = NULL
+    bg_buf_release(job.result.data)
+    job.result.data = NULL
+    free(job.sizes)
+    free(job.offsets)
+    job.sizes = job.offsets = NULL
+    if job.lock != NULL:
+        PyThread_free_lock(job.lock)
+        job.lock = NULL
+
+
+cdef int _batch_run(bg_batch *job) except -1:
+    """Generate the rows, the calling thread among the workers, the GIL
+    released until all are done."""
+    cdef int i
+    cdef bg_worker *workers = job.workers
+    with nogil:
+        for i in range(1, job.nworkers):
+            # A thread taken before a fork runs nothing in the child:
+            # its worker's pieces go to the others.
+            bg_pool_submit(workers[i].thread, _batch_task, &workers[i])
+        _batch_work(job, &workers[0])
+        for i in range(1, job.nworkers):
+            bg_pool_wait(workers[i].thread)
+    if job.nomem:
+        raise MemoryError()
+    return 0
+
+
+cdef object _batch_finish(bg_batch *job):
+    """After a complete ``_batch_run`` of a batch that keeps its results: place
+    what is left and hand the result over (``_take_rows``)."""
+    cdef Py_ssize_t total = job.offsets[job.npieces]
+    cdef int i
+    if total > job.result.capacity:
+        # Every piece placed so far lies within the old capacity.
+        job.result.rows = job.result.capacity
+        if _rows_grow(&job.result, total) < 0:
+            raise MemoryError()
+    for i in range(job.nworkers):
+        _batch_place(job, &job.workers[i])  # every place is known now, and fits
+    job.result.rows = total
+    return _take_rows(&job.result)
+
+
+def rows(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice, int threads, Py_ssize_t piece_rows,
+         bint flip, bint store, Py_ssize_t reserve_rows, Primed primed=None):
+    """``generate`` (``store``) or ``count`` of ``bgcore.batch`` over checked
+    8-bit arrays, in one call (see ``_rows``).
+
+    ``threads`` native threads share the rows (one: the calling thread
+    alone, into a buffer of ``reserve_rows`` rows to start with; more: in
+    pieces of ``piece_rows``, see ``Batch``, with the threads ``primed``
+    first).  Returns ``(children, offsets)`` or the counts, or None when a
+    row is invalid (batch.py names it).
+    """
+    _check_shapes(boards, dice)
+    n = boards.shape[0]
+    return _rows(&boards[0, 0] if n else NULL, &dice[0, 0] if n else NULL, n, threads, piece_rows, flip, store,
+                 reserve_rows, primed)
+
+
+cdef object _rows(const int8_t *boards, const uint8_t *dice, Py_ssize_t n, int threads, Py_ssize_t piece_rows,
+                  bint flip, bint store, Py_ssize_t reserve_rows, Primed primed):
+    """``rows`` over n rows of boards and dice: the numpy arrays returned are
+    made here, and a batch on several threads lives in C rather than in a
+    ``Batch``."""
+    cdef Py_ssize_t rc
+    cdef cnp.npy_intp dims[2]
+    cdef cnp.ndarray offsets
+    cdef object children = None
+    cdef int64_t *ends
+    cdef bg_rows out
+    cdef bg_batch job
+    dims[0] = n + 1 if store else n
+    offsets = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT64, 0)
+    ends = <int64_t *>cnp.PyArray_DATA(offsets)
+    if store:
+        ends[0] = 0
+        ends += 1
+    if n and threads == 1:
+        if store:
+            _rows_obtain(&out, reserve_rows)
+            try:
+                rc = _run_with_kit(&out, boards, dice, ends, 0, n, flip)
+                if rc != -1:
+                    return None
+                children = _take_rows(&out)
+            finally:
+                bg_buf_release(out.data)  # (NULL once taken)
+        elif _run_with_kit(NULL, boards, dice, ends, 0, n, False) != -1:
+            return None
+    elif n:
+        memset(&job, 0, sizeof(job))
+        try:
+            _batch_init(&job, boards, dice, ends, n, threads, piece_rows, flip, store, reserve_rows, primed)
+            _batch_run(&job)
+            if job.bad_row >= 0:
+                return None
+            if store:
+                children = _batch_finish(&job)
+        finally:
+            _batch_clear(&job)
+    if not store:
+        return offsets
+    if children is None:
+        dims[0] = 0
+        dims[1] = 26
+        children = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT8, 0)
+    return children, offsets
 
 
 def kept_buffers():
@@ -839,13 +941,14 @@ def count_many(const unsigned char[::1] boards, const unsigned char[::1] dice):
 
 
 
-# --- small batches: the whole call in C -------------------------------------
+# --- the whole call in C ----------------------------------------------------
 
 cdef enum:
-    # Most rows a batch may have to be done by ``small``.  A bot asks for one
-    # row at a time, where checking and wrapping the arrays in Python cost
-    # several times the generation; the GIL stays held (a few µs a row at
-    # most), and batches this small never get a second thread.
+    # Most rows a batch may have to be done by ``call`` with the GIL held, in
+    # the calling thread, from integer arrays of any width.  A bot asks for
+    # one row at a time, where checking and wrapping the arrays in Python
+    # cost several times the generation; batches this small (a few µs a row
+    # at most) never get a second thread.
     SMALL_ROWS = 64
 
 
@@ -854,13 +957,13 @@ SMALL_MAX_ROWS = SMALL_ROWS
 
 cdef bint _rows_of(object obj, Py_ssize_t width, Py_ssize_t n) noexcept:
     """Whether ``obj`` is an aligned, native-order C-contiguous integer array of
-    shape (n, width) (n < 0: any n up to SMALL_ROWS)."""
+    shape (n, width) (n < 0: any number of rows)."""
     if not cnp.PyArray_Check(obj):
         return False
     cdef cnp.ndarray a = <cnp.ndarray>obj
     if cnp.PyArray_NDIM(a) != 2 or cnp.PyArray_DIMS(a)[1] != width:
         return False
-    if cnp.PyArray_DIMS(a)[0] != n and (n >= 0 or cnp.PyArray_DIMS(a)[0] > SMALL_ROWS):
+    if n >= 0 and cnp.PyArray_DIMS(a)[0] != n:
         return False
     return (cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISBEHAVED_RO(a)
             and cnp.PyArray_ISINTEGER(a))
@@ -933,17 +1036,24 @@ def ready(object boards, object dice):
     return None
 
 
-def small(object boards, object dice, object threads, object flip, bint store):
-    """``generate`` (``store``) or ``count`` of ``bgcore.batch`` for a batch of at
-    most SMALL_ROWS rows, all in C with the GIL held: checks, generation and
-    the numpy arrays returned.
+def call(object boards, object dice, object threads, object flip, bint store):
+    """``generate`` (``store``) or ``count`` of ``bgcore.batch``, all in C: checks,
+    generation and the numpy arrays returned.
 
-    Returns None, having done nothing, whenever the call needs batch.py's own
-    handling: boards or dice that are not integer arrays of shape (n, 26) and
-    (n, 2) laid out in C order, more than SMALL_ROWS rows, a value outside
-    what its row may hold, threads that are not a positive int, or an invalid
-    row.  batch.py then takes the call from the start and raises its error, so
-    every message is worded in one place.
+    A batch of at most SMALL_ROWS rows runs with the GIL held, in the calling
+    thread; one of more rows runs as ``rows`` does, on as many threads as
+    ``threads_for`` gives.  Between the checks of a batch and its numpy
+    arrays, the Python steps of batch.py would each cost several times what
+    they do warm, after a large batch's rows have filled the core's caches.
+
+    Returns None whenever the call needs batch.py's own handling: boards or
+    dice that are not integer arrays of shape (n, 26) and (n, 2) laid out in
+    C order (of more than SMALL_ROWS rows: int8 boards and int8 or uint8
+    dice), a value outside what its row may hold, threads that are not a
+    positive int, or an invalid row.  batch.py then takes the call from the
+    start and raises its error, so every message is worded in one place.
+    Nothing has been done then, but for a large batch with an invalid row,
+    generated up to that row.
     """
     cdef Py_ssize_t n, m, i
     cdef int8_t board_copy[SMALL_ROWS * 26]
@@ -957,6 +1067,7 @@ def small(object boards, object dice, object threads, object flip, bint store):
     cdef int cancel = 0
     cdef int64_t base = 0
     cdef bint flipped
+    cdef int k
     if type(threads) is not int or threads < 1:
         return None
     if not _rows_of(boards, 26, -1):
@@ -965,6 +1076,14 @@ def small(object boards, object dice, object threads, object flip, bint store):
     n = cnp.PyArray_DIMS(arr)[0]
     if not _rows_of(dice, 2, n):
         return None
+    if n > SMALL_ROWS:
+        if cnp.PyArray_TYPE(arr) != cnp.NPY_INT8 or cnp.PyArray_ITEMSIZE(<cnp.ndarray>dice) != 1:
+            return None
+        # (A negative int8 die reads as a large uint8 one: invalid all the same.)
+        k = threads_for(n, threads)
+        return _rows(<const int8_t *>cnp.PyArray_DATA(arr), <const uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>dice),
+                     n, k, _piece_rows(n, k), bool(flip), store, _RESERVE_PER_ROW * n,
+                     Primed(k - 1) if k > 1 else None)
     if cnp.PyArray_TYPE(arr) == cnp.NPY_INT8:
         b = <const int8_t *>cnp.PyArray_DATA(arr)
     elif _narrow(arr, 26 * n, -BG_MAX_CHECKERS, BG_MAX_CHECKERS, board_copy):

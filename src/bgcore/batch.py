@@ -16,6 +16,7 @@ dice are rows of two.  No Python object is built per result.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, overload
 
 import numpy as np
 
@@ -71,48 +72,15 @@ def _invalid(b8: np.ndarray, d8: np.ndarray, d: np.ndarray) -> InvalidPositionEr
     return InvalidPositionError(f"row {row}: {problem}")
 
 
-#: Rows of results reserved per board before a batch starts (a typical corpus
-#: has about 16); the buffer grows when that is not enough, and pages never
-#: written cost nothing.
-_RESERVE_PER_ROW = 32
-
-#: Rows in a piece that a thread takes at a time (see _piece_rows): each piece
-#: costs a turn of the lock and a copy of its staged part, so larger pieces
-#: cost less, while the staged part (about half a piece: some 200 KB of
-#: results at 1,024 rows and 16 results a row) still stays in the core's L2
-#: cache until it is copied to its place.  The last pieces of a batch are a
-#: quarter of the size.
-_PIECE_ROWS_MIN = 256
-_PIECE_ROWS_MAX = 1024
-
-
-#: Fewest rows worth a thread of their own: waking a kept native thread and
-#: waiting for it costs about 15-60 µs here (starting one, the first time,
-#: 100-140 µs), up to a couple of hundred generations.
-_MIN_ROWS_PER_THREAD = 256
-
-
-def _threads_for(n: int, threads: int) -> int:
-    """Threads for n rows: at most ``threads``, fewer for a small batch."""
-    return max(1, min(threads, n // _MIN_ROWS_PER_THREAD))
-
-
-def _piece_rows(n: int, k: int) -> int:
-    """Rows in a piece for n rows shared by k threads: half a thread's share,
-    within [_PIECE_ROWS_MIN, _PIECE_ROWS_MAX], so that a small batch still has
-    pieces enough for the threads to finish together."""
-    return min(_PIECE_ROWS_MAX, max(_PIECE_ROWS_MIN, n // (2 * k)))
-
-
 def _prime(boards: object, threads: int) -> _batch.Primed | None:
     """The pool threads a batch of ``boards`` will use besides the caller's,
-    woken now: waking one takes longer than checking the arrays does, which
+    woken now: waking one takes longer than converting the arrays does, which
     they then spend getting ready rather than the batch waiting for them."""
     try:
         n = len(boards)  # type: ignore[arg-type]
     except TypeError:
         return None  # (not rows: _prepare says why)
-    k = _threads_for(n, threads)
+    k = _batch.threads_for(n, threads)
     return _batch.Primed(k - 1) if k > 1 else None
 
 
@@ -122,59 +90,38 @@ def _check_threads(threads: object) -> int:
     return threads
 
 
-def _shared(
+@overload
+def _rows(
     b8: np.ndarray,
     d8: np.ndarray,
-    counts: np.ndarray,
-    k: int,
+    d: np.ndarray,
+    threads: int,
     flip: bool,
-    store: bool,
+    store: Literal[True],
     primed: _batch.Primed | None,
-) -> _batch.Batch:
-    """The batch after k native threads (the caller's among them, and those
-    ``primed``) shared its pieces (see ``_batch.Batch``)."""
-    n = len(b8)
-    job = _batch.Batch(b8, d8, counts, k, _piece_rows(n, k), flip, store, _RESERVE_PER_ROW * n, primed)
-    job.run()
-    return job
-
-
-def _count(
-    b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, primed: _batch.Primed | None = None
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def _rows(
+    b8: np.ndarray,
+    d8: np.ndarray,
+    d: np.ndarray,
+    threads: int,
+    flip: bool,
+    store: Literal[False],
+    primed: _batch.Primed | None,
+) -> np.ndarray: ...
+def _rows(
+    b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, flip: bool, store: bool, primed: _batch.Primed | None
+) -> tuple[np.ndarray, np.ndarray] | np.ndarray:
+    """``_batch.rows`` for the checked arrays: the calling thread alone, or k
+    native threads (the caller's among them, and those ``primed``) taking
+    pieces of the rows in turn; raises the error naming an invalid row."""
     n = b8.shape[0]
-    counts = np.empty(n, dtype=np.int64)  # every row is written by the native code
-    k = _threads_for(n, threads)
-    if k == 1:
-        bad = _batch.count_rows(b8, d8, counts, 0, n)
-    else:
-        bad = _shared(b8, d8, counts, k, False, False, primed).bad_row
-    if bad is not None:
+    k = _batch.threads_for(n, threads)
+    done = _batch.rows(b8, d8, k, _batch.piece_rows(n, k), flip, store, _batch.RESERVE_PER_ROW * n, primed)
+    if done is None:
         raise _invalid(b8, d8, d)
-    return counts
-
-
-def _generate(
-    b8: np.ndarray, d8: np.ndarray, d: np.ndarray, threads: int, flip: bool, primed: _batch.Primed | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    n = b8.shape[0]
-    offsets = np.empty(n + 1, dtype=np.int64)
-    offsets[0] = 0
-    ends = offsets[1:]  # where each board's results end: written by the native code
-    k = _threads_for(n, threads)
-    if k == 1:
-        # One thread writes straight into the buffer the caller gets.
-        out = _batch.Output(_RESERVE_PER_ROW * n)
-        if out.run(b8, d8, ends, 0, n, flip) is not None:
-            raise _invalid(b8, d8, d)
-        buffer = out.take()
-    else:
-        job = _shared(b8, d8, ends, k, flip, True, primed)
-        if job.bad_row is not None:
-            raise _invalid(b8, d8, d)
-        buffer = job.finish()
-    children = np.empty((0, 26), dtype=np.int8) if buffer is None else np.asarray(buffer)
-    return children, offsets
+    return done
 
 
 def generate(
@@ -192,16 +139,15 @@ def generate(
     turn gives one row, the board itself.  Up to ``threads`` native threads
     share the rows (pieces of 256-1,024 taken in turn, then of a quarter of
     that near the end; a batch uses at most one thread per 256 rows), with the
-    GIL released.  The
-    native threads are kept for the next call (at most 16), and woken while
-    the call checks its arrays.  An invalid board or roll raises
+    GIL released.  The native threads are kept for the next call (at most
+    16), and woken first thing.  An invalid board or roll raises
     :class:`InvalidPositionError` naming the first invalid row, and no result
     is returned.
 
-    A batch of at most 64 rows given as C-contiguous integer arrays (int8
-    boards and int8 or uint8 dice need no conversion) is checked and
-    generated in one native call with the GIL held: the quick way to ask
-    for one row at a time.
+    Boards and dice given as C-contiguous int8 arrays (or uint8 dice) need no
+    conversion, and the whole call is one native call: the quick way to call.
+    A batch of at most 64 rows, the way to ask for one row at a time, is done
+    so from any integer arrays, with the GIL held.
 
     ``children`` holds exactly its ``m * 26`` bytes.  When it goes away, its
     memory (if over 2 MiB reserved) is kept for a later call of about its
@@ -209,12 +155,12 @@ def generate(
     128 MiB written in all; :func:`release_buffers` returns them to the
     system.
     """
-    done = _batch.small(boards, dice, threads, flip, True)  # a small batch of ready arrays, all in C
+    done = _batch.call(boards, dice, threads, flip, True)  # arrays that need no conversion, all in C
     if done is not None:
         return done
     _check_threads(threads)
     primed = _prime(boards, threads)
-    return _generate(*_prepare(boards, dice), threads, bool(flip), primed)
+    return _rows(*_prepare(boards, dice), threads, bool(flip), True, primed)
 
 
 def count(
@@ -225,12 +171,12 @@ def count(
     Nothing is kept: the results go to a small scratch buffer per thread.
     ``threads`` and errors as for :func:`generate`.
     """
-    done = _batch.small(boards, dice, threads, False, False)
+    done = _batch.call(boards, dice, threads, False, False)
     if done is not None:
         return done
     _check_threads(threads)
     primed = _prime(boards, threads)
-    return _count(*_prepare(boards, dice), threads, primed)
+    return _rows(*_prepare(boards, dice), threads, False, False, primed)
 
 
 def release_buffers() -> None:

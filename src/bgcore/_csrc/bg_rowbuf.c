@@ -39,6 +39,18 @@ static void bg_buf_set_written(char *data, size_t n) {
     ((size_t *)(data - BG_BUF_HEADER))[1] = n;
 }
 
+/* How many bytes from the start may be mapped: the written mark of the last
+   bg_buf_trim, kept while a batch that obtained the buffer writes it (a
+   batch writes below the rows it hands over, and a buffer released without
+   a trim counts as mapped throughout). */
+static size_t bg_buf_mapped(const char *data) {
+    return ((const size_t *)(data - BG_BUF_HEADER))[2];
+}
+
+static void bg_buf_set_mapped(char *data, size_t n) {
+    ((size_t *)(data - BG_BUF_HEADER))[2] = n;
+}
+
 char *bg_buf_alloc(size_t n) {
     char *base = NULL;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
@@ -55,6 +67,7 @@ char *bg_buf_alloc(size_t n) {
         return NULL;
     ((size_t *)base)[0] = n;
     ((size_t *)base)[1] = n;
+    ((size_t *)base)[2] = n;
     return base + BG_BUF_HEADER;
 }
 
@@ -100,6 +113,8 @@ void bg_buf_release(void *ptr) {
         bg_buf_free(data);
         return;
     }
+    if (bg_buf_written(data) == bg_buf_capacity(data))  /* obtained and never trimmed */
+        bg_buf_set_mapped(data, bg_buf_capacity(data));
     if (bg_nkept == BG_BUF_KEPT)
         bg_buf_free(bg_unkeep(0));
     bg_kept[bg_nkept++] = data;
@@ -125,13 +140,23 @@ void bg_buf_forget(void) {
 
 void bg_buf_trim(char *data, size_t used) {
 #if defined(__linux__) && defined(MADV_DONTNEED)
-    /* A kept buffer may have been written further by an earlier batch. */
+    /* Pages past the rows are mapped only as far as an earlier batch wrote
+       them: when none is (a batch of the size of the last), no system call
+       is made, which on a virtual machine costs microseconds, more when it
+       makes the kernel flush the other CPUs' TLBs. */
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t cap = bg_buf_capacity(data);
+    size_t mapped = bg_buf_mapped(data) < cap ? bg_buf_mapped(data) : cap;
     size_t start = ((size_t)data + used + page - 1) & ~(page - 1);
-    size_t end = ((size_t)data + cap) & ~(page - 1);
-    if (cap >= BG_BUF_BIG && (end <= start || madvise((void *)start, end - start, MADV_DONTNEED) == 0))
-        bg_buf_set_written(data, start - (size_t)data < cap ? start - (size_t)data : cap);
+    size_t end = ((size_t)data + mapped) & ~(page - 1);
+    size_t kept;
+    if (cap < BG_BUF_BIG)
+        return;
+    kept = start - (size_t)data < cap ? start - (size_t)data : cap;
+    if (end <= start || madvise((void *)start, end - start, MADV_DONTNEED) == 0) {
+        bg_buf_set_written(data, kept);
+        bg_buf_set_mapped(data, kept);
+    }
 #endif
     (void)data;
     (void)used;

@@ -1,7 +1,8 @@
 /* Result buffers for batches of generated boards.
 
-   A buffer is a 64-byte header (its capacity in bytes, and how many of them
-   may have been written: the rest are not mapped yet) followed by the data;
+   A buffer is a 64-byte header (its capacity in bytes, how many of them
+   count as written for the memory kept buffers hold, and how far its pages
+   may be mapped) followed by the data;
    callers hold the data pointer.  Large buffers are 2 MiB-aligned and advised
    to use huge pages on Linux, which spares a page fault per 4 KiB written.
 
@@ -41,7 +42,8 @@ int bg_buf_kept(size_t *capacities, int max);
 /* Free the kept buffers.  GIL held. */
 void bg_buf_forget(void);
 /* Give back the whole pages after the first `used` bytes of a large buffer,
-   so that what a caller holds is what it uses. */
+   so that what a caller holds is what it uses.  The writer must not have
+   written past `used` since the buffer was obtained. */
 void bg_buf_trim(char *data, size_t used);
 
 #ifdef __cplusplus
