@@ -1041,7 +1041,7 @@ def call(object boards, object dice, object threads, object flip, bint store):
     generation and the numpy arrays returned.
 
     A batch of at most SMALL_ROWS rows runs with the GIL held, in the calling
-    thread; one of more rows runs as ``rows`` does, on as many threads as
+    thread; a larger one runs as ``rows`` does, on as many threads as
     ``threads_for`` gives.  Between the checks of a batch and its numpy
     arrays, the Python steps of batch.py would each cost several times what
     they do warm, after a large batch's rows have filled the core's caches.
