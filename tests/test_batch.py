@@ -232,6 +232,28 @@ def test_threads_place_pieces_of_any_size(corpus, piece_rows: int, room: str) ->
         assert (counts == np.diff(expected_offsets)).all()
 
 
+@pytest.mark.parametrize("piece_rows", [1, 37, 1024])
+def test_large_batches_place_staged_rows_with_streaming_stores(corpus, piece_rows: int) -> None:
+    """From STREAM_COPY_ROWS boards on, threads copy their staged rows to their
+    place with non-temporal stores: copies of any length at any alignment (rows
+    are 26 bytes), mid-piece, whole pieces and at the end for want of room, give
+    the rows and ends of one thread."""
+    _, boards, dice = corpus
+    reps = -(-_batch.STREAM_COPY_ROWS // len(boards))
+    b8, d8 = np.tile(boards.astype(np.int8), (reps, 1)), np.tile(dice.astype(np.uint8), (reps, 1))
+    n = len(b8)
+    assert n >= _batch.STREAM_COPY_ROWS
+    done = _batch.rows(b8, d8, 1, 1, False, True, 32 * n)
+    assert done is not None
+    expected, expected_offsets = done
+    for threads in (2, 3):
+        for reserve in (0, 32):
+            done = _batch.rows(b8, d8, threads, piece_rows, False, True, reserve * n)
+            assert done is not None
+            children, offsets = done
+            assert (offsets == expected_offsets).all() and (children == expected).all(), (threads, reserve)
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_the_first_invalid_row_is_named_with_threads(corpus, threads: int) -> None:
     _, boards, dice = corpus

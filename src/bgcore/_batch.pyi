@@ -11,6 +11,7 @@ MIN_ROWS_PER_THREAD: int
 PIECE_ROWS_MIN: int
 PIECE_ROWS_MAX: int
 RESERVE_PER_ROW: int
+STREAM_COPY_ROWS: int
 
 def threads_for(n: int, threads: int) -> int: ...
 def piece_rows(n: int, k: int) -> int: ...

@@ -29,6 +29,7 @@ cnp.import_array()
 
 cdef extern from "bg_platform.h":
     void bg_flip_pt(const int8_t *b, int8_t *out) noexcept nogil
+    void bg_copy_nontemporal(void *dst, const void *src, size_t n) noexcept nogil
     int bg_flag_get(volatile int *p) noexcept nogil
     void bg_flag_set(volatile int *p) noexcept nogil
     ptrdiff_t bg_load_acquire(volatile ptrdiff_t *p) noexcept nogil
@@ -351,12 +352,21 @@ cdef enum:
     # corpus has about 16); the buffer grows when that is not enough, and
     # pages never written cost nothing.
     _RESERVE_PER_ROW = 32
+    # Boards from which a batch on several threads copies its staged rows to
+    # their place with non-temporal stores (``_place_staged``).  The results
+    # of such a batch (some 3 MB at 16 a board) outgrow a core's own caches,
+    # so copied lines would not stay there until anyone reads them, while a
+    # plain copy first reads every line it overwrites and fills the cache
+    # that the rows still being generated work in.  A smaller batch's
+    # results can stay in the cache, where the caller reads them next.
+    _STREAM_COPY_ROWS = 8192
 
 
 MIN_ROWS_PER_THREAD = _MIN_ROWS_PER_THREAD
 PIECE_ROWS_MIN = _PIECE_ROWS_MIN
 PIECE_ROWS_MAX = _PIECE_ROWS_MAX
 RESERVE_PER_ROW = _RESERVE_PER_ROW
+STREAM_COPY_ROWS = _STREAM_COPY_ROWS
 
 
 cdef inline int _threads_for(Py_ssize_t n, Py_ssize_t threads) noexcept:
@@ -418,6 +428,7 @@ ctypedef struct bg_batch:
     Py_ssize_t *sizes      # results per piece, -1 until generated
     Py_ssize_t *offsets    # first result row of each piece (<= known)
     bint flip, store
+    bint stream_copies     # staged rows go to their place with non-temporal stores
     int nomem
     volatile int cancel    # set when a thread meets an invalid row or runs out of memory
     bg_rows result
@@ -471,6 +482,14 @@ cdef inline Py_ssize_t _straight_rows(bg_batch *job, Py_ssize_t pos, Py_ssize_t 
     return min(rows, (job.result.capacity - pos) // BG_MAX_RESULTS)
 
 
+cdef inline void _place_staged(bg_batch *job, Py_ssize_t at, const int8_t *rows, Py_ssize_t count) noexcept nogil:
+    """Copy ``count`` staged rows to row ``at`` of the result."""
+    if job.stream_copies:
+        bg_copy_nontemporal(job.result.data + 26 * at, rows, 26 * count)
+    else:
+        memcpy(job.result.data + 26 * at, rows, 26 * count)
+
+
 cdef int _staged_grow(bg_worker *w) noexcept nogil:
     """Twice the room for staged parts; 0, or -1 when out of memory."""
     cdef Py_ssize_t k = max(16, 2 * w.capacity)
@@ -511,7 +530,7 @@ cdef Py_ssize_t _generate_piece(bg_batch *job, bg_worker *w, Py_ssize_t p,
                 mode = _TAIL
                 if _straight_rows(job, off + staging.rows - before, 1):
                     written = staging.rows - before
-                    memcpy(job.result.data + 26 * off, staging.data + 26 * before, 26 * written)
+                    _place_staged(job, off, staging.data + 26 * before, written)
                     staging.rows = before
                     mode = _STRAIGHT
         if mode == _STRAIGHT:
@@ -599,10 +618,7 @@ cdef void _batch_place(bg_batch *job, bg_worker *w) noexcept nogil:
         size = job.sizes[part.piece] - part.skip
         if off + size > job.result.capacity:
             break  # left for Batch.finish, which grows the result
-        # Plain stores: the caller reads the result next, and with
-        # non-temporal ones the lines left the cache for memory, which the
-        # next batch's rows written straight then had to fetch again.
-        memcpy(job.result.data + 26 * off, w.kit.staging.data + 26 * part.at, 26 * size)
+        _place_staged(job, off, w.kit.staging.data + 26 * part.at, size)
         if part.unplaced:
             start = _piece_start(job, part.piece, &stop)
             _to_ends(job.counts, start, stop, off)
@@ -746,6 +762,7 @@ cdef int _batch_init(bg_batch *job, const int8_t *boards, const uint8_t *dice, i
     job.bad_row = -1
     job.flip = flip
     job.store = store
+    job.stream_copies = n >= _STREAM_COPY_ROWS
     job.lock = PyThread_allocate_lock()
     job.sizes = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
     job.offsets = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))

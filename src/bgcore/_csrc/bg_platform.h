@@ -1,6 +1,7 @@
 /* Portable low-level helpers of bgcore's native modules: board masks and
-   flips with SSE2 where the compiler targets it (every x86-64 build), bit
-   scans, a spin-wait hint and atomics for flags shared between threads.
+   flips with SSE2 where the compiler targets it (every x86-64 build), a
+   non-temporal copy, bit scans, a spin-wait hint and atomics for flags
+   shared between threads.
    Header-only: every helper is static inline, so each module that includes
    it gets them inlined into its hot loops. */
 #ifndef BG_PLATFORM_H
@@ -22,6 +23,41 @@
 #else
 #define BG_INLINE static inline
 #endif
+
+/* memcpy(dst, src, n) with non-temporal stores (SSE2), which write whole
+   lines to memory without reading them first and without keeping them in
+   the cache; elsewhere, and for a copy too short to have whole lines,
+   memcpy.  The stores are fenced before it returns, so that a flag or lock
+   set after it publishes them to other threads as plain stores would be. */
+BG_INLINE void bg_copy_nontemporal(void *dst, const void *src, size_t n) {
+#if BG_HAVE_SSE2
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+    size_t head = (16 - ((size_t)d & 15)) & 15;
+    if (n < 256) {
+        memcpy(d, s, n);
+        return;
+    }
+    memcpy(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; d += 64, s += 64, n -= 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
+        _mm_stream_si128((__m128i *)d, a);
+        _mm_stream_si128((__m128i *)(d + 16), b);
+        _mm_stream_si128((__m128i *)(d + 32), c);
+        _mm_stream_si128((__m128i *)(d + 48), e);
+    }
+    memcpy(d, s, n);
+    _mm_sfence();
+#else
+    memcpy(dst, src, n);
+#endif
+}
 
 /* Bit p of *mine: pt[p] > 0; of *blocked: pt[p] <= -2 (p = 0..25). */
 BG_INLINE void bg_masks(const signed char *pt, unsigned int *mine, unsigned int *blocked) {
