@@ -428,7 +428,6 @@ ctypedef struct bg_batch:
     Py_ssize_t *sizes      # results per piece, -1 until generated
     Py_ssize_t *offsets    # first result row of each piece (<= known)
     bint flip, store
-    bint stream_copies     # staged rows go to their place with non-temporal stores
     int nomem
     volatile int cancel    # set when a thread meets an invalid row or runs out of memory
     bg_rows result
@@ -483,8 +482,9 @@ cdef inline Py_ssize_t _straight_rows(bg_batch *job, Py_ssize_t pos, Py_ssize_t 
 
 
 cdef inline void _place_staged(bg_batch *job, Py_ssize_t at, const int8_t *rows, Py_ssize_t count) noexcept nogil:
-    """Copy ``count`` staged rows to row ``at`` of the result."""
-    if job.stream_copies:
+    """Copy ``count`` staged rows to row ``at`` of the result (with non-temporal
+    stores from _STREAM_COPY_ROWS boards on)."""
+    if job.n >= _STREAM_COPY_ROWS:
         bg_copy_nontemporal(job.result.data + 26 * at, rows, 26 * count)
     else:
         memcpy(job.result.data + 26 * at, rows, 26 * count)
@@ -762,7 +762,6 @@ cdef int _batch_init(bg_batch *job, const int8_t *boards, const uint8_t *dice, i
     job.bad_row = -1
     job.flip = flip
     job.store = store
-    job.stream_copies = n >= _STREAM_COPY_ROWS
     job.lock = PyThread_allocate_lock()
     job.sizes = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
     job.offsets = <Py_ssize_t *>malloc((job.npieces + 1) * sizeof(Py_ssize_t))
