@@ -167,3 +167,15 @@ def test_perft_depth_2_matches_gnubg(gnubg_timer: gnubg_native.GnubgTimer) -> No
     assert len(children) == perft(start, 1)
     count = gnubg_timer.run(gnubg_native.gnubg_corpus(Corpus(tuple(children), 0)))
     assert count.results == perft(start, 2)
+
+
+def test_linger_script_times_both_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench/linger.py prints a row per batch and setting, and puts the
+    threads' lingering back as it found it."""
+    import linger
+    from bgcore import batch
+
+    assert linger.main(["--rounds", "1", "--linger", "0.001"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "µs" in line]
+    assert [row.split(" | ")[1] for row in rows] == ["0 ms", "1 ms"] * 3
+    assert batch.set_thread_linger(0) == 0.0

@@ -177,3 +177,96 @@ def test_perft_shares_the_pool_with_batches(corpus) -> None:
     assert _os_threads() == base + 2  # the same two threads
     _pool.release()
     assert _threads_reach(base) and _pool.idle_threads() == 0
+
+
+@pytest.fixture
+def linger_off():
+    """Threads sleep at once again after the test (and are ended)."""
+    yield
+    batch.set_thread_linger(0)
+    batch.release_buffers()
+
+
+def test_lingering_threads_take_the_next_batch_without_waking(corpus, linger_off) -> None:
+    """With set_thread_linger, a thread whose task returned is handed the next
+    batch's work (primed, or submitted as perft does) without a wake-up; set
+    back to 0, it sleeps after its next task and is woken for the one after."""
+    _, boards, dice = corpus
+    expected = batch.count(boards, dice)
+    children, offsets = batch.generate(boards, dice)
+    batch.release_buffers()
+    assert batch.set_thread_linger(0.5) == 0.0
+    assert (batch.count(boards, dice, threads=2) == expected).all()
+    woken = _pool.wakeups()
+    assert woken >= 1 and _pool.idle_threads() == 1
+    for _ in range(3):
+        got_children, got_offsets = batch.generate(boards, dice, threads=2)
+        assert (got_offsets == offsets).all() and (got_children == children).all()
+        assert (batch.count(boards, dice, threads=2) == expected).all()
+        assert perft(Position.initial(), 2, threads=2) == perft(Position.initial(), 2)
+    assert _pool.wakeups() == woken
+    assert batch.set_thread_linger(0) == 0.5
+    assert (batch.count(boards, dice, threads=2) == expected).all()  # handed over, then it sleeps
+    assert _pool.wakeups() == woken
+    time.sleep(0.01)
+    assert (batch.count(boards, dice, threads=2) == expected).all()
+    assert _pool.wakeups() > woken
+
+
+@pytest.mark.parametrize("seconds", [-0.001, 1.5, float("nan"), float("inf"), "0.1", None, True])
+def test_thread_linger_must_be_seconds_within_0_and_1(seconds, linger_off) -> None:
+    batch.set_thread_linger(0.25)
+    with pytest.raises(ValueError, match="within \\[0, 1\\]"):
+        batch.set_thread_linger(seconds)
+    assert batch.set_thread_linger(0) == 0.25  # unchanged
+
+
+_HANDOFF_STRESS = """
+import random, sys, time
+import numpy as np
+from bgcore import Position, _batch, batch, perft
+from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
+
+pairs = [(p, r) for p in selfplay_positions(30, seed=5) for r in ROLLS]
+boards = np.stack([p.to_array() for p, _ in pairs])
+dice = np.array([r for _, r in pairs], dtype=np.uint8)
+counts = batch.count(boards, dice)
+children, offsets = batch.generate(boards, dice)
+depth2 = perft(Position.initial(), 2)
+rng = random.Random(int(sys.argv[1]))
+for step in range(300):
+    if step % 50 == 0:
+        batch.set_thread_linger(rng.choice([0.0, 0.00005, 0.0003, 0.002]))
+    op = rng.randrange(6)
+    if op == 0:
+        got_children, got_offsets = batch.generate(boards, dice, threads=rng.choice([2, 3]))
+        assert (got_offsets == offsets).all() and (got_children == children).all(), step
+    elif op == 1:
+        assert (batch.count(boards, dice, threads=2) == counts).all(), step
+    elif op == 2:
+        _batch.Primed(rng.choice([1, 2]))  # woken (or kept spinning) and given back unused
+    elif op == 3:
+        assert perft(Position.initial(), 2, threads=2) == depth2, step
+    elif op == 4:
+        time.sleep(rng.uniform(0, 0.0006))  # around the lingering time
+    else:
+        batch.release_buffers()  # ends idle threads, lingering ones among them
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_handoffs_to_lingering_threads_race_safely(seed) -> None:
+    """Random batches, perft, unused primed threads, pauses around the
+    lingering time and ended threads, with lingering switched on and off:
+    every result is right and nothing hangs (run in a child process, so that
+    a hang fails the test rather than the suite)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _HANDOFF_STRESS, str(seed)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"

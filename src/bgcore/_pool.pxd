@@ -16,8 +16,9 @@ cdef bg_pool_thread *bg_pool_take() noexcept
 # Keep an idle thread for a later job, or end it (a primed thread never
 # handed a task is stopped first).  GIL held.
 cdef void bg_pool_give(bg_pool_thread *t) noexcept
-# Wake t ahead of its task, which a bg_pool_submit soon after then hands
-# over without waking it (t spins for a while, then sleeps again).  False
+# Wake t ahead of its task (a thread that lingers after its last task just
+# goes on spinning), which a bg_pool_submit soon after then hands over
+# without waking it (t spins for a while, then sleeps again).  False
 # when t's thread does not exist in this process or has a task already.
 cdef bint bg_pool_prime(bg_pool_thread *t) noexcept nogil
 # Run task(arg) on t; False (nothing runs) when t's thread does not exist in

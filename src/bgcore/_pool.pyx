@@ -11,7 +11,11 @@ Waking a sleeping thread still takes tens of microseconds (on a virtual
 machine, where an idle virtual CPU is halted, up to a hundred), so a job that
 knows it will need threads before its work is ready primes them
 (``bg_pool_prime``): they wake at once and spin, and the task is then handed
-over with a compare-and-swap rather than a wake-up.
+over with a compare-and-swap rather than a wake-up.  Priming still pays
+for the wake-up, only earlier.  With ``set_linger``, a thread whose task
+returned spins for a while before it sleeps: a job that comes meanwhile
+primes it or hands it its task with a compare-and-swap too, and pays for no
+wake-up at all.  That costs the time spun, so it is off by default.
 
 Threads run without the GIL and never touch Python objects.  The stack of
 idle threads is only used with the GIL held, which guards it.  A forked child
@@ -21,6 +25,7 @@ neither run nor kept in the child (the job's own thread does their work).
 """
 
 from libc.stddef cimport ptrdiff_t
+from libc.stdint cimport int64_t
 from libc.stdlib cimport calloc, free
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
@@ -43,6 +48,9 @@ cdef extern from "bg_platform.h":
     void bg_store_release(volatile ptrdiff_t *p, ptrdiff_t v) noexcept nogil
     int bg_cas(volatile ptrdiff_t *p, ptrdiff_t expected, ptrdiff_t desired) noexcept nogil
 
+cdef extern from "bg_clock.h":
+    int64_t bg_clock_ns() noexcept nogil
+
 cdef enum:
     _KEPT = 16             # idle threads kept at most
     # Pauses a waiting caller spins for before it sleeps on the lock: a
@@ -60,6 +68,9 @@ cdef enum:
     _SPINNING = 1          # waiting for a task
     _HANDED = 2            # a task was handed over while it spun: it runs it
     _EXPIRED = 3           # it stopped spinning: none came in time, or its job gave up
+    _LINGERING = 4         # its task returned and it spins for the next one (set_linger)
+    # Pauses between looks at the clock while a thread lingers.
+    _LINGER_CHECK_SPINS = 64
 
 KEPT = _KEPT
 
@@ -73,13 +84,18 @@ cdef struct bg_pool_thread:
     bint submitted           # a task was handed over (or the thread primed) and not waited for yet
     unsigned long epoch      # _epoch when the thread was started
     volatile ptrdiff_t handoff  # _NOT_PRIMED, or what a primed thread does
-    bg_task handed           # the task handed to a primed thread, and its argument
+    bg_task handed           # the task handed to a primed or lingering thread, and its argument
     void *handed_arg
+    unsigned long wakeups    # times it woke from go (written by the thread alone)
 
 
 cdef bg_pool_thread *_idle[_KEPT]
 cdef int _nidle = 0
 cdef unsigned long _epoch = 0  # raised in a forked child
+# How long a thread spins for its next task after one returns, in
+# nanoseconds (0: it sleeps at once).  Written with the GIL held, read by
+# the threads (bg_load_acquire).
+cdef volatile ptrdiff_t _linger_ns = 0
 
 
 cdef void _thread_free(bg_pool_thread *t) noexcept nogil:
@@ -90,16 +106,61 @@ cdef void _thread_free(bg_pool_thread *t) noexcept nogil:
     free(t)
 
 
+cdef ptrdiff_t _linger(bg_pool_thread *t, int64_t ns) noexcept nogil:
+    """Spin while t lingers (``_LINGERING``), for at most ``ns`` nanoseconds:
+    ``_HANDED`` or ``_SPINNING`` when a job handed it a task or primed it
+    meanwhile, else ``_NOT_PRIMED`` (it will sleep)."""
+    cdef int64_t deadline = bg_clock_ns() + ns
+    cdef int spins = 0
+    cdef ptrdiff_t state = bg_load_acquire(&t.handoff)
+    while state == _LINGERING:
+        bg_pause()
+        spins += 1
+        if spins == _LINGER_CHECK_SPINS:
+            spins = 0
+            if bg_clock_ns() >= deadline and bg_cas(&t.handoff, _LINGERING, _NOT_PRIMED):
+                return _NOT_PRIMED
+        state = bg_load_acquire(&t.handoff)
+    return state
+
+
 cdef void _thread_main(void *arg) noexcept nogil:
-    """A kept thread: run each task it is handed, until handed NULL."""
+    """A kept thread: run each task it is handed, until handed NULL.  After a
+    task it lingers (spins) for ``_linger_ns``, when set, where a job can hand
+    it the next task, or prime it, without waking it."""
     cdef bg_pool_thread *t = <bg_pool_thread *>arg
+    cdef bg_task task
+    cdef void *task_arg
+    cdef int64_t linger
+    cdef ptrdiff_t state
     while True:
         PyThread_acquire_lock(t.go, WAIT_LOCK)
-        if t.task == NULL:
+        t.wakeups += 1
+        task = t.task
+        task_arg = t.arg
+        if task == NULL:
             break
-        t.task(t.arg)
-        bg_flag_set(&t.finished)
-        PyThread_release_lock(t.done)
+        while True:
+            task(task_arg)
+            linger = bg_load_acquire(&_linger_ns)
+            # The thread's own reset, before its job can see it done.
+            bg_store_release(&t.handoff, _LINGERING if linger > 0 else _NOT_PRIMED)
+            bg_flag_set(&t.finished)
+            PyThread_release_lock(t.done)
+            if linger <= 0:
+                break
+            state = _linger(t, linger)
+            if state == _NOT_PRIMED:
+                break
+            if state == _HANDED:
+                task = t.handed
+                task_arg = t.handed_arg
+            else:
+                # Primed (and maybe given up on already, before this
+                # thread saw it): _primed spins, runs what it is handed or
+                # returns, and the job's bg_pool_wait gets its done.
+                task = _primed
+                task_arg = t
     _thread_free(t)
 
 
@@ -155,6 +216,10 @@ cdef void _primed(void *arg) noexcept nogil:
 cdef bint bg_pool_prime(bg_pool_thread *t) noexcept nogil:
     if not _alive(t) or t.submitted:
         return False
+    bg_flag_clear(&t.finished)
+    if bg_cas(&t.handoff, _LINGERING, _SPINNING):
+        t.submitted = True  # it runs _primed, as if handed it
+        return True
     bg_store_release(&t.handoff, _SPINNING)
     return bg_pool_submit(t, _primed, t)
 
@@ -170,6 +235,12 @@ cdef bint bg_pool_submit(bg_pool_thread *t, bg_task task, void *arg) noexcept no
         if bg_cas(&t.handoff, _SPINNING, _HANDED):
             return True
         bg_pool_wait(t)
+    t.handed = task
+    t.handed_arg = arg
+    bg_flag_clear(&t.finished)
+    if bg_cas(&t.handoff, _LINGERING, _HANDED):
+        t.submitted = True
+        return True
     t.task = task
     t.arg = arg
     bg_flag_clear(&t.finished)
@@ -191,8 +262,7 @@ cdef void bg_pool_wait(bg_pool_thread *t) noexcept nogil:
         bg_pause()
         spins += 1
     PyThread_acquire_lock(t.done, WAIT_LOCK)  # released by the thread after the task
-    t.submitted = False
-    t.handoff = _NOT_PRIMED
+    t.submitted = False  # (the thread reset its handoff before releasing done)
 
 
 cdef void _end(bg_pool_thread *t) noexcept:
@@ -221,6 +291,28 @@ cdef void bg_pool_forget() noexcept:
     while _nidle:
         _nidle -= 1
         _end(_idle[_nidle])
+
+
+def set_linger(double seconds):
+    """Let pool threads spin for up to ``seconds`` for their next task after
+    each one, rather than sleep at once (0: sleep at once, the default).
+    Returns the previous setting; ValueError outside [0, 1]."""
+    global _linger_ns
+    cdef double old = bg_load_acquire(&_linger_ns) / 1e9
+    if not (0 <= seconds <= 1):  # (NaN too)
+        raise ValueError(f"seconds must be a number within [0, 1], not {seconds!r}")
+    bg_store_release(&_linger_ns, <ptrdiff_t>(seconds * 1e9))
+    return old
+
+
+def wakeups():
+    """How many times the idle threads kept now have been woken from sleep, in
+    all (a lingering thread handed its task is not)."""
+    cdef int i
+    cdef unsigned long total = 0
+    for i in range(_nidle):
+        total += _idle[i].wakeups
+    return total
 
 
 def idle_threads():

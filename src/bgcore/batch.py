@@ -20,11 +20,11 @@ from typing import Literal, overload
 
 import numpy as np
 
-from . import _batch, _results
+from . import _batch, _pool, _results
 from .errors import InvalidPositionError
 from .rules import CHECKERS
 
-__all__ = ["generate", "count", "release_buffers"]
+__all__ = ["generate", "count", "release_buffers", "set_thread_linger"]
 
 
 def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -187,9 +187,39 @@ def release_buffers() -> None:
     are then already mapped: that spares a page fault and the kernel's
     zeroing of each page.  Up to four such buffers are kept, at most 128 MiB
     written in all (the least recently released goes first).  The native threads of multi-threaded calls
-    are kept too (up to 16, waiting without using the CPU), each with its
+    are kept too (up to 16, waiting without using the CPU, unless
+    :func:`set_thread_linger` lets them spin for a while), each with its
     generator and small buffers (about 480 KB), and so are up to 16 such sets
     for the calling threads.  This returns the memory to the system and ends
     those threads.
     """
     _batch.release_buffers()
+
+
+def set_thread_linger(seconds: float) -> float:
+    """Let the native threads spin for up to ``seconds`` after each task,
+    waiting for the next one, rather than sleep at once; returns the previous
+    setting.  0 (the default) sleeps at once.
+
+    Waking a sleeping thread costs its caller a system call, and the thread
+    starts tens of microseconds later (on a virtual machine whose idle
+    virtual CPU halts, more): a fair part of a batch of a few thousand rows.
+    A thread that lingers is handed its next task without either.  It is
+    worth it for calls with ``threads`` > 1 that follow each other closely
+    (a search, a training loop), at the price of up to ``seconds`` of a
+    core's time after each call, as with OpenMP's ``OMP_WAIT_POLICY=active``.
+    The setting applies to every job of the thread pool (batches,
+    :func:`bgcore.perft.perft`, rollouts), from the next task on; a thread
+    that :func:`release_buffers` ends stops when its lingering does.
+
+    ``seconds`` must lie within [0, 1]; anything else raises
+    :class:`ValueError`.
+
+    >>> set_thread_linger(0.001)
+    0.0
+    >>> set_thread_linger(0)
+    0.001
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise ValueError(f"seconds must be a number within [0, 1], not {seconds!r}")
+    return _pool.set_linger(float(seconds))
