@@ -213,12 +213,21 @@ cdef void _primed(void *arg) noexcept nogil:
         t.handed(t.handed_arg)
 
 
+cdef inline bint _take_lingering(bg_pool_thread *t, ptrdiff_t state) noexcept nogil:
+    """Move t from lingering to ``state`` (primed, or handed ``t.handed``)
+    without waking it; False when it does not linger (it sleeps, or is about
+    to)."""
+    bg_flag_clear(&t.finished)
+    if not bg_cas(&t.handoff, _LINGERING, state):
+        return False
+    t.submitted = True
+    return True
+
+
 cdef bint bg_pool_prime(bg_pool_thread *t) noexcept nogil:
     if not _alive(t) or t.submitted:
         return False
-    bg_flag_clear(&t.finished)
-    if bg_cas(&t.handoff, _LINGERING, _SPINNING):
-        t.submitted = True  # it runs _primed, as if handed it
+    if _take_lingering(t, _SPINNING):  # it runs _primed, as if handed it
         return True
     bg_store_release(&t.handoff, _SPINNING)
     return bg_pool_submit(t, _primed, t)
@@ -237,13 +246,10 @@ cdef bint bg_pool_submit(bg_pool_thread *t, bg_task task, void *arg) noexcept no
         bg_pool_wait(t)
     t.handed = task
     t.handed_arg = arg
-    bg_flag_clear(&t.finished)
-    if bg_cas(&t.handoff, _LINGERING, _HANDED):
-        t.submitted = True
+    if _take_lingering(t, _HANDED):
         return True
-    t.task = task
+    t.task = task  # (finished cleared by _take_lingering)
     t.arg = arg
-    bg_flag_clear(&t.finished)
     t.submitted = True
     PyThread_release_lock(t.go)
     return True
@@ -293,15 +299,16 @@ cdef void bg_pool_forget() noexcept:
         _end(_idle[_nidle])
 
 
-def set_linger(double seconds):
+def set_linger(object seconds):
     """Let pool threads spin for up to ``seconds`` for their next task after
     each one, rather than sleep at once (0: sleep at once, the default).
-    Returns the previous setting; ValueError outside [0, 1]."""
+    Returns the previous setting; ValueError for anything but a number
+    within [0, 1]."""
     global _linger_ns
     cdef double old = bg_load_acquire(&_linger_ns) / 1e9
-    if not (0 <= seconds <= 1):  # (NaN too)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (0 <= seconds <= 1):  # (NaN too)
         raise ValueError(f"seconds must be a number within [0, 1], not {seconds!r}")
-    bg_store_release(&_linger_ns, <ptrdiff_t>(seconds * 1e9))
+    bg_store_release(&_linger_ns, <ptrdiff_t>(<double>seconds * 1e9))
     return old
 
 

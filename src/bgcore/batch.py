@@ -220,6 +220,4 @@ def set_thread_linger(seconds: float) -> float:
     >>> set_thread_linger(0)
     0.001
     """
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise ValueError(f"seconds must be a number within [0, 1], not {seconds!r}")
-    return _pool.set_linger(float(seconds))
+    return _pool.set_linger(seconds)
