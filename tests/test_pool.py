@@ -180,14 +180,32 @@ def test_perft_shares_the_pool_with_batches(corpus) -> None:
 
 
 @pytest.fixture
-def linger_off():
-    """Threads sleep at once again after the test (and are ended)."""
+def linger_restored():
+    """Threads linger as by default again after the test (and are ended)."""
+    batch.release_buffers()
     yield
-    batch.set_thread_linger(0)
+    batch.set_thread_linger(_pool.DEFAULT_LINGER)
     batch.release_buffers()
 
 
-def test_lingering_threads_take_the_next_batch_without_waking(corpus, linger_off) -> None:
+def test_threads_linger_2_ms_by_default() -> None:
+    """A fresh process's pool threads linger DEFAULT_LINGER seconds: two
+    2-thread calls in a row wake the pool's thread once."""
+    import subprocess
+    import sys
+
+    code = (
+        "from bgcore import Position, _pool, batch, perft\n"
+        "perft(Position.initial(), 2, threads=2)\n"
+        "perft(Position.initial(), 2, threads=2)\n"
+        "print(_pool.DEFAULT_LINGER, batch.set_thread_linger(0), _pool.wakeups())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["0.002", "0.002", "1"]
+
+
+def test_lingering_threads_take_the_next_batch_without_waking(corpus, linger_restored) -> None:
     """With set_thread_linger, a thread whose task returned is handed the next
     batch's work (primed, or submitted as perft does) without a wake-up; set
     back to 0, it sleeps after its next task and is woken for the one after."""
@@ -195,7 +213,7 @@ def test_lingering_threads_take_the_next_batch_without_waking(corpus, linger_off
     expected = batch.count(boards, dice)
     children, offsets = batch.generate(boards, dice)
     batch.release_buffers()
-    assert batch.set_thread_linger(0.5) == 0.0
+    batch.set_thread_linger(0.5)
     assert (batch.count(boards, dice, threads=2) == expected).all()
     woken = _pool.wakeups()
     assert woken >= 1 and _pool.idle_threads() == 1
@@ -213,8 +231,54 @@ def test_lingering_threads_take_the_next_batch_without_waking(corpus, linger_off
     assert _pool.wakeups() > woken
 
 
+def test_a_thread_whose_calls_come_late_sleeps_at_once(corpus, linger_restored) -> None:
+    """A thread lingers only while its calls come back in time: after one
+    that comes late it sleeps at once (the next call wakes it however soon it
+    comes), and once a call comes in time it lingers again."""
+    _, boards, dice = corpus
+    expected = batch.count(boards, dice)
+    batch.set_thread_linger(0.05)
+
+    def call() -> int:
+        assert (batch.count(boards, dice, threads=2) == expected).all()
+        return _pool.wakeups()
+
+    assert call() == 1  # a new thread: it lingers after its first task
+    time.sleep(0.2)  # its lingering runs out
+    assert call() == 2  # woken, 0.2 s late
+    assert call() == 3  # it slept at once, so woken again
+    assert call() == 3  # that one came in time: it lingered
+    assert call() == 3
+
+
+def test_threads_linger_on_spare_cpus_only(corpus, linger_restored) -> None:
+    """At most one thread per usable CPU but the caller's lingers; a forked
+    child counts none of its parent's lingering threads."""
+    _, boards, dice = corpus
+    expected = batch.count(boards, dice)
+    batch.set_thread_linger(0.5)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cpus = os.cpu_count() or 1
+    assert _pool.linger_slots() == cpus - 1
+    assert (batch.count(boards, dice, threads=4) == expected).all()
+    assert _pool.idle_threads() == 3
+    assert _pool.lingering() == min(3, cpus - 1)
+    if not hasattr(os, "fork"):
+        return
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 when right
+        ok = _pool.lingering() == 0 and _pool.idle_threads() == 0
+        ok = ok and (batch.count(boards, dice, threads=2) == expected).all()
+        ok = ok and _pool.lingering() == min(1, cpus - 1)
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
 @pytest.mark.parametrize("seconds", [-0.001, 1.5, float("nan"), float("inf"), "0.1", None, True])
-def test_thread_linger_must_be_seconds_within_0_and_1(seconds, linger_off) -> None:
+def test_thread_linger_must_be_seconds_within_0_and_1(seconds, linger_restored) -> None:
     batch.set_thread_linger(0.25)
     with pytest.raises(ValueError, match="within \\[0, 1\\]"):
         batch.set_thread_linger(seconds)

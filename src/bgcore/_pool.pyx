@@ -12,10 +12,13 @@ machine, where an idle virtual CPU is halted, up to a hundred), so a job that
 knows it will need threads before its work is ready primes them
 (``bg_pool_prime``): they wake at once and spin, and the task is then handed
 over with a compare-and-swap rather than a wake-up.  Priming still pays
-for the wake-up, only earlier.  With ``set_linger``, a thread whose task
-returned spins for a while before it sleeps: a job that comes meanwhile
-primes it or hands it its task with a compare-and-swap too, and pays for no
-wake-up at all.  That costs the time spun, so it is off by default.
+for the wake-up, only earlier.  So a thread whose task returned lingers:
+it spins for a while (``set_linger``, ``DEFAULT_LINGER`` seconds at first)
+before it sleeps, and a job that comes meanwhile primes it or hands it its
+task with a compare-and-swap too, paying for no wake-up at all.  Spinning
+costs the core's time, so a thread lingers only while its jobs come back
+within that time (the last one did, or it has had none yet), and only as
+many threads linger at once as there are CPUs besides the caller's.
 
 Threads run without the GIL and never touch Python objects.  The stack of
 idle threads is only used with the GIL held, which guards it.  A forked child
@@ -73,6 +76,12 @@ cdef enum:
     _LINGER_CHECK_SPINS = 64
 
 KEPT = _KEPT
+#: Seconds a thread lingers after a task, until set_linger changes it.  A
+#: wake-up costs tens of microseconds at most: lingering longer only serves
+#: jobs that come back a little later, such as a loop that runs a 1-thread
+#: batch or its own work between two 2-thread ones.  OpenMP runtimes spin
+#: longer still by default (libgomp 300,000 spins, LLVM's libomp 200 ms).
+DEFAULT_LINGER = 0.002
 
 
 cdef struct bg_pool_thread:
@@ -87,6 +96,11 @@ cdef struct bg_pool_thread:
     bg_task handed           # the task handed to a primed or lingering thread, and its argument
     void *handed_arg
     unsigned long wakeups    # times it woke from go (written by the thread alone)
+    # Written by the thread alone: when its last task returned (bg_clock_ns,
+    # 0 before the first), and whether its job came back within the linger
+    # time after the task before (or it has had one task only).
+    int64_t idle_since
+    bint comes_back
 
 
 cdef bg_pool_thread *_idle[_KEPT]
@@ -95,7 +109,21 @@ cdef unsigned long _epoch = 0  # raised in a forked child
 # How long a thread spins for its next task after one returns, in
 # nanoseconds (0: it sleeps at once).  Written with the GIL held, read by
 # the threads (bg_load_acquire).
-cdef volatile ptrdiff_t _linger_ns = 0
+cdef volatile ptrdiff_t _linger_ns = <ptrdiff_t>(DEFAULT_LINGER * 1e9)
+# Threads lingering now, and how many may at once: one per CPU besides the
+# caller's, so that lingering threads never take a CPU from the work.
+cdef volatile ptrdiff_t _lingering = 0
+cdef ptrdiff_t _linger_slots = 0
+
+
+def _usable_cpus():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+_linger_slots = max(0, _usable_cpus() - 1)
 
 
 cdef void _thread_free(bg_pool_thread *t) noexcept nogil:
@@ -124,10 +152,32 @@ cdef ptrdiff_t _linger(bg_pool_thread *t, int64_t ns) noexcept nogil:
     return state
 
 
+cdef bint _add_lingering(ptrdiff_t delta) noexcept nogil:
+    """Count a thread in (+1, unless every slot is taken: False) or out (-1)
+    of the lingering ones."""
+    cdef ptrdiff_t now = bg_load_acquire(&_lingering)
+    while delta < 0 or now < _linger_slots:
+        if bg_cas(&_lingering, now, now + delta):
+            return True
+        now = bg_load_acquire(&_lingering)
+    return False
+
+
+cdef int64_t _linger_time(bg_pool_thread *t) noexcept nogil:
+    """How long t is to linger after its task (counted in the lingering
+    threads), or 0 when it sleeps at once: lingering is off, its last job
+    did not come back in time, or threads linger on every spare CPU."""
+    cdef int64_t linger = bg_load_acquire(&_linger_ns)
+    if linger <= 0 or not t.comes_back or not _add_lingering(1):
+        return 0
+    return linger
+
+
 cdef void _thread_main(void *arg) noexcept nogil:
     """A kept thread: run each task it is handed, until handed NULL.  After a
-    task it lingers (spins) for ``_linger_ns``, when set, where a job can hand
-    it the next task, or prime it, without waking it."""
+    task it lingers (spins) while its jobs come back in time
+    (``_linger_time``), where a job can hand it the next task, or prime it,
+    without waking it."""
     cdef bg_pool_thread *t = <bg_pool_thread *>arg
     cdef bg_task task
     cdef void *task_arg
@@ -136,22 +186,26 @@ cdef void _thread_main(void *arg) noexcept nogil:
     while True:
         PyThread_acquire_lock(t.go, WAIT_LOCK)
         t.wakeups += 1
+        if t.idle_since:  # woken: whether it would have been handed this in time
+            t.comes_back = bg_clock_ns() - t.idle_since <= bg_load_acquire(&_linger_ns)
         task = t.task
         task_arg = t.arg
         if task == NULL:
             break
         while True:
             task(task_arg)
-            linger = bg_load_acquire(&_linger_ns)
+            linger = _linger_time(t)
             # The thread's own reset, before its job can see it done.
             bg_store_release(&t.handoff, _LINGERING if linger > 0 else _NOT_PRIMED)
+            t.idle_since = bg_clock_ns()
             bg_flag_set(&t.finished)
             PyThread_release_lock(t.done)
             if linger <= 0:
                 break
             state = _linger(t, linger)
+            _add_lingering(-1)
             if state == _NOT_PRIMED:
-                break
+                break  # (woken later, it finds its job came back late)
             if state == _HANDED:
                 task = t.handed
                 task_arg = t.handed_arg
@@ -191,6 +245,7 @@ cdef bg_pool_thread *bg_pool_take() noexcept:
     PyThread_acquire_lock(t.done, WAIT_LOCK)
     t.task = NULL
     t.epoch = _epoch
+    t.comes_back = True
     if PyThread_start_new_thread(_thread_main, t) == PYTHREAD_INVALID_THREAD_ID:
         _thread_free(t)
         return NULL
@@ -301,9 +356,9 @@ cdef void bg_pool_forget() noexcept:
 
 def set_linger(object seconds):
     """Let pool threads spin for up to ``seconds`` for their next task after
-    each one, rather than sleep at once (0: sleep at once, the default).
-    Returns the previous setting; ValueError for anything but a number
-    within [0, 1]."""
+    each one, while their jobs come back within it (0: sleep at once;
+    DEFAULT_LINGER at first).  Returns the previous setting; ValueError for
+    anything but a number within [0, 1]."""
     global _linger_ns
     cdef double old = bg_load_acquire(&_linger_ns) / 1e9
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (0 <= seconds <= 1):  # (NaN too)
@@ -322,6 +377,16 @@ def wakeups():
     return total
 
 
+def lingering():
+    """How many threads linger now (spin for their next task)."""
+    return bg_load_acquire(&_lingering)
+
+
+def linger_slots():
+    """How many threads may linger at once: one per usable CPU but one."""
+    return _linger_slots
+
+
 def idle_threads():
     """How many idle native threads the pool keeps now."""
     return _nidle
@@ -333,8 +398,9 @@ def release():
 
 
 def _forget_in_child():
-    global _epoch, _nidle
+    global _epoch, _nidle, _lingering
     _epoch += 1
+    _lingering = 0  # threads lingering at the fork are the parent's
     while _nidle:
         _nidle -= 1
         _thread_free(_idle[_nidle])

@@ -187,8 +187,8 @@ def release_buffers() -> None:
     are then already mapped: that spares a page fault and the kernel's
     zeroing of each page.  Up to four such buffers are kept, at most 128 MiB
     written in all (the least recently released goes first).  The native threads of multi-threaded calls
-    are kept too (up to 16, waiting without using the CPU, unless
-    :func:`set_thread_linger` lets them spin for a while), each with its
+    are kept too (up to 16, waiting without using the CPU once
+    they have lingered, see :func:`set_thread_linger`), each with its
     generator and small buffers (about 480 KB), and so are up to 16 such sets
     for the calling threads.  This returns the memory to the system and ends
     those threads.
@@ -199,25 +199,29 @@ def release_buffers() -> None:
 def set_thread_linger(seconds: float) -> float:
     """Let the native threads spin for up to ``seconds`` after each task,
     waiting for the next one, rather than sleep at once; returns the previous
-    setting.  0 (the default) sleeps at once.
+    setting.  The default is 0.002 (2 ms); 0 makes them sleep at once.
 
     Waking a sleeping thread costs its caller a system call, and the thread
     starts tens of microseconds later (on a virtual machine whose idle
     virtual CPU halts, more): a fair part of a batch of a few thousand rows.
-    A thread that lingers is handed its next task without either.  It is
-    worth it for calls with ``threads`` > 1 that follow each other closely
-    (a search, a training loop), at the price of up to ``seconds`` of a
-    core's time after each call, as with OpenMP's ``OMP_WAIT_POLICY=active``.
-    The setting applies to every job of the thread pool (batches,
+    A thread that lingers is handed its next task without either, which
+    serves calls with ``threads`` > 1 that follow each other closely (a
+    search, a training loop).  The price is up to ``seconds`` of a core's
+    time after each call, as with OpenMP's default wait policy, so a thread
+    lingers only while its calls come back within ``seconds``: once one does
+    not, it sleeps at once after each task until one does again.  At most
+    one thread per CPU besides the caller's lingers at a time.  The setting
+    applies to every job of the thread pool (batches,
     :func:`bgcore.perft.perft`, rollouts), from the next task on; a thread
     that :func:`release_buffers` ends stops when its lingering does.
 
     ``seconds`` must lie within [0, 1]; anything else raises
     :class:`ValueError`.
 
-    >>> set_thread_linger(0.001)
+    >>> previous = set_thread_linger(0)
+    >>> set_thread_linger(previous)
     0.0
-    >>> set_thread_linger(0)
-    0.001
+    >>> previous
+    0.002
     """
     return _pool.set_linger(seconds)
