@@ -16,9 +16,9 @@ for the wake-up, only earlier.  So a thread whose task returned lingers:
 it spins for a while (``set_linger``, ``DEFAULT_LINGER`` seconds at first)
 before it sleeps, and a job that comes meanwhile primes it or hands it its
 task with a compare-and-swap too, paying for no wake-up at all.  Spinning
-costs the core's time, so a thread lingers only while its jobs come back
-within that time (the last one did, or it has had none yet), and only as
-many threads linger at once as there are CPUs besides the caller's.
+costs the core's time, so a thread stops lingering once two jobs in a row
+came later than that (until one comes in time again), and only as many
+threads linger at once as there are CPUs besides the caller's.
 
 Threads run without the GIL and never touch Python objects.  The stack of
 idle threads is only used with the GIL held, which guards it.  A forked child
@@ -74,6 +74,10 @@ cdef enum:
     _LINGERING = 4         # its task returned and it spins for the next one (set_linger)
     # Pauses between looks at the clock while a thread lingers.
     _LINGER_CHECK_SPINS = 64
+    # Jobs in a row that came later than the linger time, after which a
+    # thread sleeps at once after its tasks: one late job may be a pause
+    # between quick ones, two are a pattern.
+    _LATE_JOBS_TO_SLEEP = 2
 
 KEPT = _KEPT
 #: Seconds a thread lingers after a task, until set_linger changes it.  A
@@ -97,10 +101,10 @@ cdef struct bg_pool_thread:
     void *handed_arg
     unsigned long wakeups    # times it woke from go (written by the thread alone)
     # Written by the thread alone: when its last task returned (bg_clock_ns,
-    # 0 before the first), and whether its job came back within the linger
-    # time after the task before (or it has had one task only).
+    # 0 before the first), and how many jobs in a row came later than the
+    # linger time after it.
     int64_t idle_since
-    bint comes_back
+    int late_jobs
 
 
 cdef bg_pool_thread *_idle[_KEPT]
@@ -165,19 +169,18 @@ cdef bint _add_lingering(ptrdiff_t delta) noexcept nogil:
 
 cdef int64_t _linger_time(bg_pool_thread *t) noexcept nogil:
     """How long t is to linger after its task (counted in the lingering
-    threads), or 0 when it sleeps at once: lingering is off, its last job
-    did not come back in time, or threads linger on every spare CPU."""
+    threads), or 0 when it sleeps at once: lingering is off, its last jobs
+    came late, or threads linger on every spare CPU."""
     cdef int64_t linger = bg_load_acquire(&_linger_ns)
-    if linger <= 0 or not t.comes_back or not _add_lingering(1):
+    if linger <= 0 or t.late_jobs >= _LATE_JOBS_TO_SLEEP or not _add_lingering(1):
         return 0
     return linger
 
 
 cdef void _thread_main(void *arg) noexcept nogil:
     """A kept thread: run each task it is handed, until handed NULL.  After a
-    task it lingers (spins) while its jobs come back in time
-    (``_linger_time``), where a job can hand it the next task, or prime it,
-    without waking it."""
+    task it lingers (spins) unless its jobs came late (``_linger_time``),
+    where a job can hand it the next task, or prime it, without waking it."""
     cdef bg_pool_thread *t = <bg_pool_thread *>arg
     cdef bg_task task
     cdef void *task_arg
@@ -186,8 +189,11 @@ cdef void _thread_main(void *arg) noexcept nogil:
     while True:
         PyThread_acquire_lock(t.go, WAIT_LOCK)
         t.wakeups += 1
-        if t.idle_since:  # woken: whether it would have been handed this in time
-            t.comes_back = bg_clock_ns() - t.idle_since <= bg_load_acquire(&_linger_ns)
+        if t.idle_since:  # woken: whether this job came later than lingering would wait
+            if bg_clock_ns() - t.idle_since > bg_load_acquire(&_linger_ns):
+                t.late_jobs += 1
+            else:
+                t.late_jobs = 0
         task = t.task
         task_arg = t.arg
         if task == NULL:
@@ -205,7 +211,8 @@ cdef void _thread_main(void *arg) noexcept nogil:
             state = _linger(t, linger)
             _add_lingering(-1)
             if state == _NOT_PRIMED:
-                break  # (woken later, it finds its job came back late)
+                break  # (woken later, it counts the job as late)
+            t.late_jobs = 0
             if state == _HANDED:
                 task = t.handed
                 task_arg = t.handed_arg
@@ -245,7 +252,6 @@ cdef bg_pool_thread *bg_pool_take() noexcept:
     PyThread_acquire_lock(t.done, WAIT_LOCK)
     t.task = NULL
     t.epoch = _epoch
-    t.comes_back = True
     if PyThread_start_new_thread(_thread_main, t) == PYTHREAD_INVALID_THREAD_ID:
         _thread_free(t)
         return NULL
@@ -356,7 +362,7 @@ cdef void bg_pool_forget() noexcept:
 
 def set_linger(object seconds):
     """Let pool threads spin for up to ``seconds`` for their next task after
-    each one, while their jobs come back within it (0: sleep at once;
+    each one, unless their jobs came later twice in a row (0: sleep at once;
     DEFAULT_LINGER at first).  Returns the previous setting; ValueError for
     anything but a number within [0, 1]."""
     global _linger_ns

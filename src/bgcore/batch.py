@@ -207,9 +207,9 @@ def set_thread_linger(seconds: float) -> float:
     A thread that lingers is handed its next task without either, which
     serves calls with ``threads`` > 1 that follow each other closely (a
     search, a training loop).  The price is up to ``seconds`` of a core's
-    time after each call, as with OpenMP's default wait policy, so a thread
-    lingers only while its calls come back within ``seconds``: once one does
-    not, it sleeps at once after each task until one does again.  At most
+    time after each call, as with OpenMP's default wait policy, so once two
+    calls in a row come later than ``seconds`` after the last, a thread
+    sleeps at once after each task, until a call comes in time again.  At most
     one thread per CPU besides the caller's lingers at a time.  The setting
     applies to every job of the thread pool (batches,
     :func:`bgcore.perft.perft`, rollouts), from the next task on; a thread
