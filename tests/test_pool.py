@@ -189,23 +189,26 @@ def linger_restored():
 
 
 def test_threads_linger_2_ms_by_default() -> None:
-    """A fresh process's pool threads linger DEFAULT_LINGER seconds: 20
-    2-thread calls in a row wake the pool's thread once (sleeping, 20 times;
-    a few more allow for a busy machine pausing the process)."""
+    """A fresh process's pool threads linger DEFAULT_LINGER (2 ms) after a
+    task: right after a 2-thread call its thread is lingering (in at least
+    one of 5 tries, allowing for a busy machine pausing the process, or a
+    slow build, for longer than that)."""
     import subprocess
     import sys
 
+    if _pool.linger_slots() < 1:
+        pytest.skip("one usable CPU: no thread lingers")
     code = (
         "from bgcore import Position, _pool, batch, perft\n"
-        "for _ in range(20):\n"
+        "seen = []\n"
+        "for _ in range(5):\n"
         "    perft(Position.initial(), 2, threads=2)\n"
-        "print(_pool.DEFAULT_LINGER, batch.set_thread_linger(0), _pool.wakeups())\n"
+        "    seen.append(_pool.lingering())\n"
+        "print(_pool.DEFAULT_LINGER, batch.set_thread_linger(0), max(seen))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
-    default, previous, wakeups = done.stdout.split()
-    assert default == previous == "0.002"
-    assert 1 <= int(wakeups) <= 4
+    assert done.stdout.split() == ["0.002", "0.002", "1"]
 
 
 def test_lingering_threads_take_the_next_batch_without_waking(corpus, linger_restored) -> None:
