@@ -11,7 +11,7 @@ For each batch of the corpus that ``compare.py`` times for 2-thread scaling
 the two settings in turn (their order alternating between rounds): two
 untimed calls of ``batch.generate`` with 2 threads, one right after the
 other, so that the pool's thread sleeps or lingers from then on (a thread
-lingers only while its calls come back in time), then a timed call with 1
+stops lingering once two calls in a row come late), then a timed call with 1
 thread and a timed call with 2.  The 2-thread call thus comes one 1-thread call after the pool's
 last task, as in a loop that alternates them (and as in ``compare.py``'s
 rounds for 4,116 rows; for the larger batches other workloads, 10-20 ms of
