@@ -81,9 +81,9 @@ cdef enum:
 
 KEPT = _KEPT
 #: Seconds a thread lingers after a task, until set_linger changes it.  A
-#: wake-up costs tens of microseconds at most: lingering longer only serves
-#: jobs that come back a little later, such as a loop that runs a 1-thread
-#: batch or its own work between two 2-thread ones.  OpenMP runtimes spin
+#: wake-up costs up to about a hundred microseconds: lingering longer serves
+#: jobs that come back a little later too, such as a loop that runs a
+#: 1-thread batch or its own work between two 2-thread ones.  OpenMP runtimes spin
 #: longer still by default (libgomp 300,000 spins, LLVM's libomp 200 ms).
 DEFAULT_LINGER = 0.002
 
