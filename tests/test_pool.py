@@ -261,6 +261,29 @@ def test_a_thread_whose_calls_come_late_twice_sleeps_at_once(corpus, linger_rest
     assert call() == 5
 
 
+def test_a_primed_thread_its_job_is_slow_to_hand_work_to_waits_for_it(corpus, linger_restored) -> None:
+    """A primed thread that stops spinning before its job hands it its work
+    lingers for that job even after late calls, and the job's lateness still
+    counts: the job wakes it once, and the next call once more."""
+    _, boards, dice = corpus
+    b8 = np.ascontiguousarray(boards, dtype=np.int8)
+    d8 = np.ascontiguousarray(dice, dtype=np.uint8)
+    expected = batch.count(boards, dice)
+    batch.set_thread_linger(0.05)
+    for _ in range(2):
+        time.sleep(0.2)
+        assert (batch.count(boards, dice, threads=2) == expected).all()
+    woken = _pool.wakeups()  # one late call (the first started the thread)
+    time.sleep(0.2)
+    primed = _batch.Primed(1)  # woken by the second late one, and spinning ...
+    time.sleep(0.01)  # ... until it gives up, long before this
+    got = _batch.rows(b8, d8, 2, _batch.piece_rows(len(b8), 2), False, False, 0, primed)
+    assert (got == expected).all()
+    assert _pool.wakeups() == woken + 1  # it lingered for its job: no second wake-up
+    assert (batch.count(boards, dice, threads=2) == expected).all()
+    assert _pool.wakeups() == woken + 2  # the job was late all the same: it slept at once
+
+
 def test_threads_linger_on_spare_cpus_only(corpus, linger_restored) -> None:
     """At most one thread per usable CPU but the caller's lingers; a forked
     child counts none of its parent's lingering threads."""

@@ -101,10 +101,12 @@ cdef struct bg_pool_thread:
     void *handed_arg
     unsigned long wakeups    # times it woke from go (written by the thread alone)
     # Written by the thread alone: when its last task returned (bg_clock_ns,
-    # 0 before the first), and how many jobs in a row came later than the
-    # linger time after it.
+    # 0 before the first), how many jobs in a row came later than the
+    # linger time after it, and whether that task was a prime that no task
+    # came to in time (its job is still coming: the same job, not a new one).
     int64_t idle_since
     int late_jobs
+    bint mid_job
 
 
 cdef bg_pool_thread *_idle[_KEPT]
@@ -170,9 +172,10 @@ cdef bint _add_lingering(ptrdiff_t delta) noexcept nogil:
 cdef int64_t _linger_time(bg_pool_thread *t) noexcept nogil:
     """How long t is to linger after its task (counted in the lingering
     threads), or 0 when it sleeps at once: lingering is off, its last jobs
-    came late, or threads linger on every spare CPU."""
+    came late (unless its job is still coming), or threads linger on every
+    spare CPU."""
     cdef int64_t linger = bg_load_acquire(&_linger_ns)
-    if linger <= 0 or t.late_jobs >= _LATE_JOBS_TO_SLEEP or not _add_lingering(1):
+    if linger <= 0 or (t.late_jobs >= _LATE_JOBS_TO_SLEEP and not t.mid_job) or not _add_lingering(1):
         return 0
     return linger
 
@@ -189,11 +192,12 @@ cdef void _thread_main(void *arg) noexcept nogil:
     while True:
         PyThread_acquire_lock(t.go, WAIT_LOCK)
         t.wakeups += 1
-        if t.idle_since:  # woken: whether this job came later than lingering would wait
+        if t.idle_since and not t.mid_job:  # woken for a new job: did it come late?
             if bg_clock_ns() - t.idle_since > bg_load_acquire(&_linger_ns):
                 t.late_jobs += 1
             else:
                 t.late_jobs = 0
+        t.mid_job = False
         task = t.task
         task_arg = t.arg
         if task == NULL:
@@ -212,7 +216,9 @@ cdef void _thread_main(void *arg) noexcept nogil:
             _add_lingering(-1)
             if state == _NOT_PRIMED:
                 break  # (woken later, it counts the job as late)
-            t.late_jobs = 0
+            if not t.mid_job:
+                t.late_jobs = 0  # a new job, in time
+            t.mid_job = False
             if state == _HANDED:
                 task = t.handed
                 task_arg = t.handed_arg
@@ -269,7 +275,10 @@ cdef void _primed(void *arg) noexcept nogil:
         spins += 1
         state = bg_load_acquire(&t.handoff)
     if state == _SPINNING and bg_cas(&t.handoff, _SPINNING, _EXPIRED):
-        return  # bg_pool_submit, if it comes, waits for this and wakes the thread
+        # bg_pool_submit, if it comes, waits for this and takes the thread
+        # over while it lingers (or wakes it).
+        t.mid_job = True
+        return
     if bg_load_acquire(&t.handoff) == _HANDED:
         t.handed(t.handed_arg)
 
