@@ -83,8 +83,9 @@ KEPT = _KEPT
 #: Seconds a thread lingers after a task, until set_linger changes it.  A
 #: wake-up costs up to about a hundred microseconds: lingering longer serves
 #: jobs that come back a little later too, such as a loop that runs a
-#: 1-thread batch or its own work between two 2-thread ones.  OpenMP runtimes spin
-#: longer still by default (libgomp 300,000 spins, LLVM's libomp 200 ms).
+#: 1-thread batch or its own work between two 2-thread ones.  OpenMP
+#: runtimes spin longer still by default (libgomp 300,000 spins, LLVM's
+#: libomp 200 ms).
 DEFAULT_LINGER = 0.002
 
 
@@ -119,7 +120,6 @@ cdef volatile ptrdiff_t _linger_ns = <ptrdiff_t>(DEFAULT_LINGER * 1e9)
 # Threads lingering now, and how many may at once: one per CPU besides the
 # caller's, so that lingering threads never take a CPU from the work.
 cdef volatile ptrdiff_t _lingering = 0
-cdef ptrdiff_t _linger_slots = 0
 
 
 def _usable_cpus():
@@ -129,7 +129,7 @@ def _usable_cpus():
         return os.cpu_count() or 1
 
 
-_linger_slots = max(0, _usable_cpus() - 1)
+cdef ptrdiff_t _linger_slots = max(0, _usable_cpus() - 1)
 
 
 cdef void _thread_free(bg_pool_thread *t) noexcept nogil:
