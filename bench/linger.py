@@ -19,7 +19,14 @@ them, run in between there).  A thread lingering for less than the
 1-thread call takes sleeps before the 2-thread one.
 
 It prints medians of each call and two ratios: of the medians, and the
-median of each round's own ratio.  ``--linger`` must cover a 1-thread call
+median of each round's own ratio.  Then it times what the calling thread
+alone pays to hand a 2-thread call's work to the pool's thread, the first
+step of such a call (taking and priming it, ``_batch.Primed(1)``): right
+after a 2-thread call of the corpus, the thread lingering (the second
+setting), and after a 1-thread call of it, the thread asleep since the
+2-thread call (with 0).  Waking a sleeping thread is a system call that,
+on a virtual machine, may cost tens of microseconds, more the longer the
+thread has slept; the woken thread starts later still.  ``--linger`` must cover a 1-thread call
 of the largest batch (about 6 ms) for the whole corpus to show the effect:
 ``--linger 0.02`` does.
 """
@@ -33,7 +40,7 @@ import time
 
 import numpy as np
 
-from bgcore import _pool, batch
+from bgcore import _batch, _pool, batch
 from compare import small_batches
 from corpus import DEFAULT_POSITIONS, SEED, build_corpus
 from timing import machine_line
@@ -45,6 +52,20 @@ def _timed(boards: np.ndarray, dice: np.ndarray, threads: int) -> float:
     start = time.perf_counter()
     batch.generate(boards, dice, threads=threads)
     return time.perf_counter() - start
+
+
+def _handover(boards: np.ndarray, dice: np.ndarray, lingers: bool, linger: float) -> float:
+    """Seconds that taking and priming the pool's thread takes the caller,
+    with the thread lingering or asleep."""
+    batch.set_thread_linger(linger if lingers else 0)
+    batch.generate(boards, dice, threads=2)
+    if not lingers:
+        batch.generate(boards, dice, threads=1)
+    start = time.perf_counter()
+    primed = _batch.Primed(1)
+    took = time.perf_counter() - start
+    del primed  # stopped and given back
+    return took
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
                         batch.generate(part.boards, part.dice, threads=2)
                     one[i, setting].append(_timed(part.boards, part.dice, 1))
                     two[i, setting].append(_timed(part.boards, part.dice, 2))
+        handover: dict[bool, list[float]] = {True: [], False: []}
+        for r in range(args.rounds):
+            for lingers in (True, False) if r % 2 == 0 else (False, True):
+                handover[lingers].append(_handover(corpus.boards, corpus.dice, lingers, args.linger))
     finally:
         batch.set_thread_linger(previous)
     print(f"`python bench/linger.py --rounds {args.rounds} --linger {args.linger:g}`, medians of {args.rounds} rounds")
@@ -91,6 +116,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {len(part):,} | {setting * 1e3:g} ms | {statistics.median(a) * 1e6:,.0f} µs "
                 f"| {statistics.median(b) * 1e6:,.0f} µs | {ratio:.2f}x | {own:.2f}x |"
             )
+    print()
+    print(
+        "Handing a 2-thread call's work to the pool's thread (`_batch.Primed(1)`), the calling thread's "
+        f"time, medians of {args.rounds}: {statistics.median(handover[True]) * 1e6:.1f} µs while it lingers, "
+        f"{statistics.median(handover[False]) * 1e6:.1f} µs while it sleeps (after a 1-thread call)."
+    )
     return 0
 
 

@@ -11,6 +11,7 @@ Python API) run either way.
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 import pytest
@@ -177,6 +178,8 @@ def test_linger_script_times_both_settings(capsys: pytest.CaptureFixture[str]) -
 
     before = batch.set_thread_linger(0.0005)
     assert linger.main(["--rounds", "1", "--linger", "0.001"]) == 0
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "µs" in line]
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "µs" in line]
     assert [row.split(" | ")[1] for row in rows] == ["0 ms", "1 ms"] * 3
+    assert re.search(r"medians of 1: \d+\.\d µs while it lingers, \d+\.\d µs while it sleeps", out)
     assert batch.set_thread_linger(before) == 0.0005
