@@ -19,16 +19,18 @@ them, run in between there).  A thread lingering for less than the
 1-thread call takes sleeps before the 2-thread one.
 
 It prints medians of each call and two ratios: of the medians, and the
-median of each round's own ratio.  Then it times what the calling thread
-alone pays to hand a 2-thread call's work to the pool's thread, the first
-step of such a call (taking and priming it, ``_batch.Primed(1)``): right
-after a 2-thread call of the corpus, the thread lingering (the second
-setting), and after a 1-thread call of it, the thread asleep since the
-2-thread call (with 0).  Waking a sleeping thread is a system call that,
-on a virtual machine, may cost tens of microseconds, more the longer the
-thread has slept; the woken thread starts later still.  ``--linger`` must cover a 1-thread call
+median of each round's own ratio.  ``--linger`` must cover a 1-thread call
 of the largest batch (about 6 ms) for the whole corpus to show the effect:
 ``--linger 0.02`` does.
+
+Then it times what the calling thread alone pays to hand a 2-thread call's
+work to the pool's thread, the first step of such a call (taking and
+priming it, ``_batch.Primed(1)``): right after a 2-thread call of the
+corpus, the thread lingering (the second setting), and after a 1-thread
+call of it, the thread asleep since the 2-thread call (with 0).  Waking a
+sleeping thread is a system call that, on a virtual machine, may cost tens
+of microseconds, more the longer the thread has slept; the woken thread
+starts later still.
 """
 
 from __future__ import annotations
