@@ -10,6 +10,7 @@ to get at its extras. Markers are printed as written; pip evaluates them.
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib  # Python >= 3.11, as on CI; fails loudly on older interpreters
 from pathlib import Path
@@ -28,8 +29,8 @@ def main(extras: list[str]) -> int:
             print(f"no extra {extra!r} in {PYPROJECT} (have: {', '.join(groups)})", file=sys.stderr)
             return 1
         for requirement in groups[extra]:
-            if requirement.split("[")[0].strip().lower() == "bgcore":
-                # pip cannot take "bgcore[x]" from a file without the project; not supported.
+            if re.sub(r"[-_.]+", "-", requirement.split("[")[0].strip().lower()) == "bgcore-engine":
+                # pip cannot take "bgcore-engine[x]" from a file without the project; not supported.
                 print(f"extra {extra!r} refers to bgcore itself: {requirement!r}", file=sys.stderr)
                 return 1
             print(requirement)

@@ -22,10 +22,10 @@ step "build the wheel"
 # A stale build/lib* or build/temp* from another build (a sanitized one, say) could be
 # reused by setuptools as "up to date": start clean. dist/ may hold older versions.
 rm -rf build/lib.* build/temp.* build/bdist.*
-rm -f dist/bgcore-*.whl dist/bgcore-*.tar.gz
+rm -f dist/bgcore_engine-*.whl dist/bgcore_engine-*.tar.gz
 "$CI_TOOLS/python" -m pip wheel --no-deps -w dist .
 shopt -s nullglob
-wheels=(dist/bgcore-*.whl)
+wheels=(dist/bgcore_engine-*.whl)
 [ "${#wheels[@]}" -eq 1 ] || die "expected one wheel in dist/, found ${#wheels[@]}: ${wheels[*]}"
 wheel="$CI_ROOT/${wheels[0]}"
 echo "wheel: $wheel"
@@ -45,7 +45,7 @@ esac
 
 step "build the sdist"
 "$CI_TOOLS/python" -m build --sdist --outdir dist .
-sdists=(dist/bgcore-*.tar.gz)
+sdists=(dist/bgcore_engine-*.tar.gz)
 [ "${#sdists[@]}" -eq 1 ] || die "expected one sdist in dist/, found ${#sdists[@]}"
 sdist="$CI_ROOT/${sdists[0]}"
 
