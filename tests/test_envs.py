@@ -69,7 +69,7 @@ def test_a_missing_extra_names_it(missing: str, module: str) -> None:
     code = f"import sys; sys.modules[{missing!r}] = None\nimport {module}"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode != 0
-    assert "ImportError" in run.stderr and "bgcore[rl]" in run.stderr and missing in run.stderr
+    assert "ImportError" in run.stderr and 'pip install "bgcore-engine[rl]"' in run.stderr and missing in run.stderr
 
 
 def test_registered_and_action_space_is_the_generators_capacity() -> None:

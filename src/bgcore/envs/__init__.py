@@ -8,8 +8,9 @@
 - :mod:`bgcore.envs.backgammon_aec_v0`: a PettingZoo AEC environment for two
   learning agents (imports PettingZoo).
 
-They need the ``rl`` extra: ``pip install "bgcore[rl]"`` (gymnasium and
-pettingzoo); ``import bgcore`` itself never imports them.
+They need the ``rl`` extra: ``pip install "bgcore-engine[rl]"`` (or
+``pip install ".[rl]"`` from a clone: gymnasium and pettingzoo); ``import bgcore``
+itself never imports them.
 
 >>> import gymnasium as gym
 >>> import bgcore.envs
@@ -29,8 +30,9 @@ try:
 except ImportError:  # pragma: no cover - exercised in a subprocess by the tests
     # (no `as` name: stubtest would look for it in the module)
     raise ImportError(
-        'bgcore.envs needs gymnasium 1.1 or later: install the "rl" extra, pip install "bgcore[rl]"'
-        f" (gymnasium>=1.1, pettingzoo>=1.24); the import failed with: {sys.exc_info()[1]}"
+        'bgcore.envs needs gymnasium 1.1 or later: install the "rl" extra, pip install "bgcore-engine[rl]"'
+        ' (from a clone: pip install ".[rl]"; gymnasium>=1.1, pettingzoo>=1.24);'
+        f" the import failed with: {sys.exc_info()[1]}"
     ) from None
 
 from ._game import ACTIONS, ILLEGAL_REWARD, OBSERVATIONS

@@ -43,8 +43,9 @@ try:
 except ImportError:  # pragma: no cover - exercised in a subprocess by the tests
     # (no `as` name: stubtest would look for it in the module)
     raise ImportError(
-        'bgcore.envs.backgammon_aec_v0 needs pettingzoo: install the "rl" extra, pip install "bgcore[rl]"'
-        f" (gymnasium>=1.1, pettingzoo>=1.24); the import failed with: {sys.exc_info()[1]}"
+        'bgcore.envs.backgammon_aec_v0 needs pettingzoo: install the "rl" extra, pip install "bgcore-engine[rl]"'
+        ' (from a clone: pip install ".[rl]"; gymnasium>=1.1, pettingzoo>=1.24);'
+        f" the import failed with: {sys.exc_info()[1]}"
     ) from None
 
 from ..dice import Dice
