@@ -473,17 +473,17 @@ def test_play_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert_error(run(capsys, "play", "--policy", "gnubg"), 2, "invalid choice: 'gnubg'")
 
 
-# --- the README -----------------------------------------------------------------------------
+# --- the documentation's command-line page ---------------------------------------------------
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+CLI_TOUR = Path(__file__).resolve().parent.parent / "docs" / "guides" / "cli-tour.md"
 # the subcommands whose output does not depend on the machine or the time
 REPRODUCIBLE = {"show", "moves", "convert", "mat"}
 
 
-def readme_examples() -> list[tuple[str, str]]:
-    """(command, output) of each ``$ bgcore ...`` line of the README's console blocks."""
+def page_examples() -> list[tuple[str, str]]:
+    """(command, output) of each ``$ bgcore ...`` line of the CLI page's console blocks."""
     examples = []
-    for block in re.findall(r"^```console\n(.*?)^```$", README.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL):
+    for block in re.findall(r"^```console\n(.*?)^```$", CLI_TOUR.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL):
         for part in re.split(r"^(?=\$ )", block, flags=re.MULTILINE):
             if part.startswith("$ bgcore "):
                 command, _, output = part.partition("\n")
@@ -491,8 +491,8 @@ def readme_examples() -> list[tuple[str, str]]:
     return examples
 
 
-def readme_match(path: Path) -> None:
-    """The README's match.mat: two games of a 3-point match."""
+def page_match(path: Path) -> None:
+    """The CLI page's match.mat: two games of a 3-point match."""
     match = Match(3, dice=5)
     game = match.game
     game.roll((5, 2))
@@ -511,12 +511,12 @@ def readme_match(path: Path) -> None:
     path.write_text(match.to_mat(("Ann", "Ben")))
 
 
-def test_the_readme_shows_what_the_commands_print(
+def test_the_cli_page_shows_what_the_commands_print(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    readme_match(tmp_path / "match.mat")
+    page_match(tmp_path / "match.mat")
     monkeypatch.chdir(tmp_path)
-    examples = readme_examples()
+    examples = page_examples()
     assert {c.split()[1] for c, _ in examples} >= {*REPRODUCIBLE, "perft", "rollout", "bench", "play"}
     checked = 0
     for command, output in examples:
