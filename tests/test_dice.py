@@ -392,9 +392,9 @@ def test_rolls_are_in_the_rules_rolls() -> None:
 
 # --- the C-level API, from another Cython module ------------------------------
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+CYTHON_GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guides" / "cython.md"
 
-# Test-only functions, appended to the README's example of bgcore.dice's C API.
+# Test-only functions, appended to the Cython guide's example of bgcore.dice's C API.
 C_TESTS = """
 
 from libc.stdint cimport uint8_t
@@ -449,8 +449,8 @@ setup(name={name!r}, ext_modules=cythonize(
 """
 
 
-def readme_dice_example() -> str:
-    blocks = [b.split("```", 1)[0] for b in README.read_text().split("```cython\n")[1:]]
+def guide_dice_example() -> str:
+    blocks = [b.split("```", 1)[0] for b in CYTHON_GUIDE.read_text(encoding="utf-8").split("```cython\n")[1:]]
     (source,) = [b for b in blocks if "bgcore.dice cimport" in b]
     return source
 
@@ -460,7 +460,7 @@ def cdice(tmp_path_factory: pytest.TempPathFactory):
     pytest.importorskip("Cython")
     folder: Path = tmp_path_factory.mktemp("cdice")
     name = "bg_cdice"
-    (folder / f"{name}.pyx").write_text(readme_dice_example() + C_TESTS)
+    (folder / f"{name}.pyx").write_text(guide_dice_example() + C_TESTS)
     (folder / "setup.py").write_text(SETUP.format(name=name, include=bgcore.get_include()))
     proc = subprocess.run(
         [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder, capture_output=True, text=True
@@ -504,7 +504,7 @@ def test_c_api_rolls_a_python_dice_in_place(cdice) -> None:
     assert d == twin
 
 
-def test_readme_dice_example(cdice) -> None:
+def test_guide_dice_example(cdice) -> None:
     games, per_game = 500, 40
     expected = 0
     for g in range(games):

@@ -69,7 +69,7 @@ setup(name={name!r}, ext_modules=cythonize(
     [Extension({name!r}, [{name!r} + ".pyx"])], include_path=[{include!r}], language_level=3))
 """
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+CYTHON_GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guides" / "cython.md"
 
 
 def build(folder: Path, name: str, source: str) -> subprocess.CompletedProcess[str]:
@@ -99,15 +99,15 @@ def embed(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="module")
-def readme_module(tmp_path_factory: pytest.TempPathFactory):
-    """The README's C-level API example, built as it stands: it uses only the
+def guide_module(tmp_path_factory: pytest.TempPathFactory):
+    """The Cython guide's C-level API example, built as it stands: it uses only the
     documented names."""
-    text = README.read_text()
+    text = CYTHON_GUIDE.read_text(encoding="utf-8")
     source = text.split("```cython\n", 1)[1].split("```", 1)[0]
-    folder: Path = tmp_path_factory.mktemp("readme")
-    proc = build(folder, "bg_readme", source)
+    folder: Path = tmp_path_factory.mktemp("guide")
+    proc = build(folder, "bg_guide", source)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return load(folder, "bg_readme")
+    return load(folder, "bg_guide")
 
 
 def test_get_include_holds_the_pxd() -> None:
@@ -129,17 +129,17 @@ def test_cimported_generator_matches_the_python_api(embed) -> None:
         embed.results(Position.initial()._bytes, 9, 1)
 
 
-def test_the_readme_example_builds_and_agrees(readme_module) -> None:
+def test_the_guide_example_builds_and_agrees(guide_module) -> None:
     for pos in selfplay_positions(20, seed=5):
         for dice in ROLLS:
             moves = pos.legal_moves(dice)
-            n, steps = readme_module.first_result(pos._bytes, *dice)
+            n, steps = guide_module.first_result(pos._bytes, *dice)
             assert n == len(moves)
             assert sorted(steps, reverse=True) == list(moves[0].steps)  # the same first result
     with pytest.raises(ValueError, match="invalid board"):
-        readme_module.first_result(bytes([0] * 25 + [16]), 3, 1)
+        guide_module.first_result(bytes([0] * 25 + [16]), 3, 1)
     with pytest.raises(ValueError, match="bad dice"):
-        readme_module.first_result(Position.initial()._bytes, 7, 1)
+        guide_module.first_result(Position.initial()._bytes, 7, 1)
 
 
 def test_the_generator_state_is_opaque(tmp_path: Path) -> None:
