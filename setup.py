@@ -68,7 +68,8 @@ extensions = [
     extension("bgcore.movegen"),     # the generator and the C-level API
     extension("bgcore._pool"),       # native threads kept between jobs
     extension("bgcore._results"),    # board checks and one roll's results, for the Python API
-    extension("bgcore._batch", "bg_rowbuf.c", numpy=True),  # batches over numpy arrays
+    extension("bgcore._batchrun", "bg_rowbuf.c"),  # batches run in C: row buffers, kits, rows shared among threads
+    extension("bgcore._batch", numpy=True),  # batches' Python face: checks and numpy arrays in and out
     extension("bgcore._perft"),      # counting the game tree
     extension("bgcore.dice"),        # seeded dice and their C-level API
     extension("bgcore._encode", numpy=True),  # pubeval, race scores and TD-Gammon inputs over arrays
