@@ -46,17 +46,13 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Literal, SupportsIndex, cast
+from typing import Literal, Protocol, SupportsIndex, cast, runtime_checkable
 
 from .errors import IllegalMoveError
 from .move import Move, check_dice
-from .position import Position
-
-if TYPE_CHECKING:
-    from .game import Game
 
 __all__ = ["board", "Layout", "NS", "DEFAULT_SIZE", "PLAYER_COLOURS"]
 
@@ -234,6 +230,41 @@ class Layout:
         }[value]
 
 
+# --- what is drawn ----------------------------------------------------------------
+# This module sits below position.py and game.py, whose ``_repr_svg_`` call
+# it: it names neither, and reads what it draws through these protocols.
+
+
+@runtime_checkable
+class _DrawnPosition(Protocol):
+    """What :func:`board` reads of a :class:`~bgcore.Position`."""
+
+    @property
+    def board(self) -> tuple[int, ...]: ...
+    def flip(self) -> _DrawnPosition: ...
+    def borne_off(self) -> tuple[int, int]: ...
+    def position_id(self) -> str: ...
+    def legal_moves(self, dice: tuple[int, int], /) -> Container[Move]: ...
+
+
+@runtime_checkable
+class _DrawnGame(Protocol):
+    """What :func:`board` reads of a :class:`~bgcore.Game`."""
+
+    @property
+    def position(self) -> _DrawnPosition: ...
+    @property
+    def on_roll(self) -> int: ...
+    @property
+    def cube(self) -> int: ...
+    @property
+    def cube_owner(self) -> int | None: ...
+    @property
+    def cube_enabled(self) -> bool: ...
+    @property
+    def dice(self) -> tuple[int, int] | None: ...
+
+
 # --- the argument checks ------------------------------------------------------
 
 
@@ -278,7 +309,7 @@ def _check_cube(cube: object) -> _Cube:
     return _Cube(value, owner)
 
 
-def _check_move(move: object, position: Position, dice: tuple[int, int] | None) -> Move:
+def _check_move(move: object, position: _DrawnPosition, dice: tuple[int, int] | None) -> Move:
     if not isinstance(move, Move):
         raise TypeError(f"move is a bgcore Move, not {type(move).__name__}; see Position.parse_move()")
     if dice is not None and move.dice != check_dice(dice):
@@ -418,7 +449,7 @@ def _arrow(start: tuple[float, float], end: tuple[float, float], src: int, dst: 
 
 
 def board(
-    position_or_game: Position | Game,
+    position_or_game: _DrawnPosition | _DrawnGame,
     *,
     size: float = DEFAULT_SIZE,
     flipped: bool = False,
@@ -467,16 +498,14 @@ def board(
     ...
     ValueError: the cube's value is a power of two, not 3
     """
-    from .game import Game
-
-    if isinstance(position_or_game, Game):
+    if isinstance(position_or_game, _DrawnGame):
         position = position_or_game.position
         mover = position_or_game.on_roll
         shown_cube = (
             _Cube(position_or_game.cube, position_or_game.cube_owner) if position_or_game.cube_enabled else None
         )
         shown_dice = position_or_game.dice
-    elif isinstance(position_or_game, Position):
+    elif isinstance(position_or_game, _DrawnPosition):
         position, mover, shown_cube, shown_dice = position_or_game, 0, _Cube(1, None), None
     else:
         raise TypeError(f"board() draws a Position or a Game, not {type(position_or_game).__name__}")
