@@ -265,3 +265,40 @@ def test_legal_moves_build_each_move_once() -> None:
     assert listed[3] == one and listed[3] is not one
     assert list(moves)[3] is listed[3] and moves[3] is listed[3]  # kept after the first iteration
     assert moves[:] == listed and moves[::2] == listed[::2] and moves[-1] is listed[-1]
+
+
+def test_a_subclass_registers_its_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Position.initial starts a variant that a subclass names in its class
+    statement (as AceyDeuceyPosition does), without position.py importing it."""
+    import bgcore.position as position_module
+
+    monkeypatch.setattr(position_module, "_SUBCLASS_VARIANTS", dict(position_module._SUBCLASS_VARIANTS))
+
+    class EmptyBoard(Position, variant="empty-board"):
+        @classmethod
+        def initial(cls, variant: str = "empty-board") -> EmptyBoard:
+            assert variant == "empty-board"
+            return cls([0] * 26)
+
+    start = Position.initial("empty-board")
+    assert type(start) is EmptyBoard and start.borne_off() == (15, 15)
+    with pytest.raises(ValueError, match="choose from standard, nackgammon, hypergammon, acey-deucey, empty-board"):
+        Position.initial("tabula")
+
+    class Plain(Position):  # names no variant: registers none, and starts only the table's
+        pass
+
+    assert type(Plain.initial("nackgammon")) is Plain
+    with pytest.raises(ValueError, match="unknown variant"):
+        Plain.initial("empty-board")
+    assert set(position_module._SUBCLASS_VARIANTS) == {"acey-deucey", "empty-board"}
+
+
+def test_acey_deucey_starts_from_position_and_pickles() -> None:
+    from bgcore.acey import AceyDeuceyPosition
+
+    start = Position.initial("acey-deucey")
+    assert type(start) is AceyDeuceyPosition and start == AceyDeuceyPosition()
+    assert start.waiting == (15, 15) and pickle.loads(pickle.dumps(start)) == start
+    with pytest.raises(ValueError, match="unknown variant"):
+        Position.initial(["acey-deucey"])  # type: ignore[arg-type]

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import os
 
-from . import batch, encode
+from . import (
+    acey,  # noqa: F401 - registers acey-deucey, so that Position.initial starts it
+    batch,
+    encode,
+)
 from .dice import Dice
 from .errors import (
     IllegalActionError,

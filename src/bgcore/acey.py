@@ -176,7 +176,7 @@ def _check_waiting(waiting: object) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-class AceyDeuceyPosition(Position):
+class AceyDeuceyPosition(Position, variant="acey-deucey"):
     """A position of acey-deucey, seen from the player on roll.
 
     ``board`` is the 26-slot board of :class:`~bgcore.Position`; ``waiting``

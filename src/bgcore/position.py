@@ -38,6 +38,13 @@ __all__ = ["Position", "LegalMoves", "GameResult", "Outcome"]
 _BOARD = struct.Struct("26b")
 _STANDARD = VARIANTS["standard"].board
 
+#: The variants played with a subclass of Position, by name: such a subclass
+#: names its variant in its class statement (``class
+#: AceyDeuceyPosition(Position, variant="acey-deucey")``), which enters it
+#: here, so that :meth:`Position.initial` starts it while this module imports
+#: none of them (``import bgcore`` imports them all).
+_SUBCLASS_VARIANTS: dict[str, type[Position]] = {}
+
 
 class Outcome(enum.IntEnum):
     """How a game was won; the value is the points it scores (before the cube)."""
@@ -121,21 +128,26 @@ class Position:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
 
+    def __init_subclass__(cls, variant: str | None = None) -> None:
+        """A subclass that plays a variant of its own names it (``variant=``),
+        for :meth:`Position.initial`."""
+        super().__init_subclass__()
+        if variant is not None:
+            _SUBCLASS_VARIANTS[variant] = cls
+
     # --- constructors and conversions -----------------------------------
 
     @classmethod
     def initial(cls, variant: str = "standard") -> Position:
         """The starting position of ``variant``: standard, nackgammon,
         hypergammon, or acey-deucey (an :class:`~bgcore.acey.AceyDeuceyPosition`,
-        every checker off the board)."""
-        if variant == "acey-deucey" and cls is Position:
-            from .acey import AceyDeuceyPosition  # acey builds on this module
-
-            return AceyDeuceyPosition.initial()
+        every checker off the board: a subclass's variant, which it registers)."""
+        if cls is Position and isinstance(variant, str) and variant in _SUBCLASS_VARIANTS:
+            return _SUBCLASS_VARIANTS[variant].initial(variant)
         try:
             board, checkers = VARIANTS[variant]
         except (KeyError, TypeError):
-            choices = ", ".join((*VARIANTS, "acey-deucey"))
+            choices = ", ".join((*VARIANTS, *_SUBCLASS_VARIANTS))
             raise ValueError(f"unknown variant {variant!r}; choose from {choices}") from None
         return cls(board, checkers=checkers)
 
