@@ -36,7 +36,9 @@ from typing import overload
 
 import numpy as np
 
-from . import _acey, _results
+import bgcore._acey as _acey
+import bgcore._results as _results
+
 from .errors import IllegalMoveError, InvalidPositionError
 from .ids import decode_position_id
 from .move import Move, check_dice

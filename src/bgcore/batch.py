@@ -20,7 +20,10 @@ from typing import Literal, overload
 
 import numpy as np
 
-from . import _batch, _pool, _results
+import bgcore._batch as _batch
+import bgcore._pool as _pool
+import bgcore._results as _results
+
 from .errors import InvalidPositionError
 from .rules import CHECKERS
 

@@ -24,7 +24,8 @@ from typing import NamedTuple, TypeVar, overload
 
 import numpy as np
 
-from . import _results
+import bgcore._results as _results
+
 from .diagram import render
 from .errors import IllegalMoveError, InvalidPositionError
 from .ids import XGID, decode_position_id, encode_position_id
