@@ -75,6 +75,7 @@ extensions = [
     extension("bgcore._encode", numpy=True),  # pubeval, race scores and TD-Gammon inputs over arrays
     extension("bgcore._engine"),     # whole games in C: rollouts, self-play, duels
     extension("bgcore._acey"),      # the acey-deucey variant: generator, perft, random games
+    extension("bgcore._cube"),       # the doubling cube at 0-ply: gnubg's cubeful equities and decisions
 ]
 # fmt: on
 

@@ -528,3 +528,32 @@ def cubeless_equity(
         raise MatchEquityError("a money game (match_length 0) has no Crawford game")
     win, wg, wbg, lg, lbg = p
     return 2.0 * win - 1.0 + (wg - lg) + (wbg - lbg)
+
+
+# -- the table for native code -----------------------------------------------------------------------------------
+
+_met_buffers: tuple[memoryview, memoryview] | None = None
+
+
+def met_arrays() -> tuple[memoryview, memoryview]:
+    """The table as read-only, C-contiguous float64 buffers, for native code (``bgcore.cube``'s C).
+
+    ``(pre, post)``: ``pre`` the pre-Crawford table row by row (``MAX_AWAY ** 2``
+    values, ``PRE_CRAWFORD[i][j]`` at ``i * MAX_AWAY + j``), ``post`` the
+    post-Crawford row (``MAX_AWAY`` values). Built once; ``numpy.asarray``
+    views them without a copy.
+
+    >>> pre, post = met_arrays()
+    >>> pre.format, pre.readonly, len(pre) == MAX_AWAY**2, len(post) == MAX_AWAY
+    ('d', True, True, True)
+    >>> pre[2 * MAX_AWAY + 4] == match_equity(3, 5), post[4] == match_equity(5, 1)
+    (True, True)
+    """
+    global _met_buffers
+    if _met_buffers is None:
+        from array import array
+
+        pre = array("d", [me for row in PRE_CRAWFORD for me in row])
+        post = array("d", POST_CRAWFORD)
+        _met_buffers = (memoryview(pre).toreadonly(), memoryview(post).toreadonly())
+    return _met_buffers
