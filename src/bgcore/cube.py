@@ -48,7 +48,7 @@ from typing import Protocol, runtime_checkable
 
 from . import _cube
 from .errors import MatchEquityError
-from .met import _cube_value, _probabilities, _score, met_arrays
+from .met import _cube_value, _flag, _probabilities, _score, met_arrays
 from .position import Position
 
 __all__ = [
@@ -292,14 +292,6 @@ class CubeDecision:
 # -- checks ------------------------------------------------------------------------------------------------------
 
 
-def _flag(value: object, name: str) -> bool:
-    if isinstance(value, bool) or (isinstance(value, numbers.Integral) and value in (0, 1)):
-        return bool(value)
-    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
-        return bool(value)
-    raise TypeError(f"{name} must be a bool, not {value!r}")
-
-
 def _player(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a player, 0 or 1, not {value!r}")
@@ -308,8 +300,8 @@ def _player(value: object, name: str) -> int:
     return int(value)
 
 
-#: The largest cube the native code takes (its point counts stay far inside 32 bits).
-MAX_CUBE = 2**20
+# The largest cube the native code takes (its point counts stay far inside 32 bits).
+_MAX_CUBE = 2**20
 
 _FIELDS = ("match_length", "score", "cube", "cube_owner", "on_roll", "crawford", "jacoby", "beavers")
 
@@ -342,8 +334,8 @@ def _state(state: object) -> tuple[int, int, int, int, int, int, int]:
             raise MatchEquityError("the Jacoby rule and beavers are for money play (match_length 0)")
         checked = _score(length, values["score"], cube, on_roll, crawford)
         away, opp_away = checked.away, checked.opponent_away
-    if cube > MAX_CUBE:
-        raise MatchEquityError(f"cube must be at most {MAX_CUBE}, not {cube}")
+    if cube > _MAX_CUBE:
+        raise MatchEquityError(f"cube must be at most {_MAX_CUBE}, not {cube}")
     return away, opp_away, int(cube), relative, int(crawford), int(jacoby), int(beavers)
 
 
@@ -502,10 +494,9 @@ def cube_decision(
     >>> d.action.text, round(d.no_double, 4), round(d.double_take, 4), round(d.double_pass, 4)
     ('Double, pass', 0.6193, 0.7, 0.6774)
     """
-    nd, dt, dp, best, action, response = _cube.decide(
-        *_arguments(probabilities, board, state, efficiency, bearoff_equities)
-    )
-    match = getattr(state, "match_length", 0) != 0
+    arguments = _arguments(probabilities, board, state, efficiency, bearoff_equities)
+    nd, dt, dp, best, action, response = _cube.decide(*arguments)
+    match = arguments[1][0] > 0  # the player on roll's away count: 0 in money play
     return CubeDecision(nd, dt, dp, best, CubeAction(action), _RESPONSES[response], match)
 
 
