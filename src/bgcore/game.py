@@ -520,6 +520,92 @@ class Game:
         s = self._state
         self._push(Record(s.turn, Action.REJECT), resigned=None, turn=1 - s.turn)
 
+    def force(
+        self,
+        move: Move | None = None,
+        *,
+        winner: int | None = None,
+        kind: Outcome | int | str = Outcome.SINGLE,
+        points: int | None = None,
+    ) -> None:
+        """Do what a record of a game played elsewhere says, although the
+        rules forbid it: play ``move`` as written, or end the game with
+        ``winner``'s win.  For replaying such records (servers and programs
+        do not all keep the rules as bgcore does): :func:`bgcore.matfile.read`
+        uses it where GNU Backgammon's ``import mat`` does the same.  The
+        rest of the game stays under the rules; :meth:`undo` takes it back.
+
+        ``force(move)``: the player on roll, the dice rolled, plays the steps
+        of ``move`` (a :class:`~bgcore.Move` of those dice) legal or not, as
+        gnubg applies a move it imports: each step takes one of their
+        checkers 1 to 6 points on (bearing off from the home board), hitting
+        a lone opposing checker where it lands; a step from a point without
+        their checker or onto two or more opposing checkers raises
+        :class:`~bgcore.IllegalMoveError`.  The empty move passes the turn
+        unplayed.  Recorded as the player's :attr:`Action.MOVE`.
+
+        ``force(winner=0 or 1, kind=..., points=...)``: the game ends at
+        once, whoever is to act and whatever offer waits: the other player
+        resigned ``kind`` (single, gammon or backgammon) and ``winner`` wins
+        ``points``, by default the kind times the cube (before a double that
+        waits for an answer; no Jacoby rule), as gnubg scores a resignation
+        it imports.  Recorded as the loser's :attr:`Action.RESIGN`, the last
+        record of the game; :attr:`result` ends :attr:`End.RESIGNED`.
+
+        >>> game = Game(dice=1)
+        >>> game.roll((6, 4)); game.force(Move([(24, 18), (13, 9), (6, 5)], (6, 4)))
+        (6, 4)
+        >>> game.turn, game.history[-1].move       # played, though three steps
+        (1, Move(((24, 18), (13, 9), (6, 5)), dice=(6, 4), hits=(False, False, False)))
+        >>> game.force(winner=1, kind="gammon")    # player 0 resigns, player 1 to act
+        >>> game.result
+        GameOutcome(winner=1, points=2, kind=<Outcome.GAMMON: 2>, end=<End.RESIGNED: 'resigned'>, cube=1)
+        """
+        s = self._state
+        if s.outcome is not None:
+            raise IllegalActionError("cannot force: the game is over")
+        if winner is not None:
+            if move is not None:
+                raise ValueError("force() plays a move or ends the game, not both")
+            if winner not in (0, 1) or isinstance(winner, bool):
+                raise ValueError(f"the winner is player 0 or 1, not {winner!r}")
+            outcome = _as_outcome(kind)
+            if points is None:
+                points = int(outcome) * s.cube
+            elif isinstance(points, bool) or not isinstance(points, int) or points < 1:
+                raise ValueError(f"points are an int >= 1, not {points!r}")
+            result = GameOutcome(winner, points, outcome, End.RESIGNED, s.cube)
+            self._push(Record(1 - winner, Action.RESIGN, kind=outcome), doubled=False, resigned=None, outcome=result)
+            return
+        if not isinstance(move, Move):
+            raise TypeError(f"force() takes a Move or a winner, not {type(move).__name__}")
+        if s.dice is None or s.doubled or s.resigned is not None or self.variant == "acey-deucey":
+            raise IllegalActionError("cannot force a move: the dice are not rolled, an offer waits, or acey-deucey")
+        if move.dice != check_dice(s.dice):
+            raise IllegalMoveError(f"{move} was played with {move.dice[0]}-{move.dice[1]}, not {s.dice[0]}-{s.dice[1]}")
+        board = list(s.position.board)  # the mover's view: slot 25 their bar, slot 0 the opponent's
+        for src, dst in move.steps:
+            if not 1 <= src - dst <= 6 or board[src] < 1 or (dst and board[dst] < -1):
+                raise IllegalMoveError(f"{move} cannot be played even outside the rules: the step {src}/{dst}")
+            board[src] -= 1
+            if dst:  # (0 is off the board)
+                if board[dst] == -1:  # a hit: the blot goes to the opponent's bar
+                    board[dst], board[0] = 0, board[0] - 1
+                board[dst] += 1
+        after = Position(board, checkers=s.position.checkers).flip()
+        record = Record(s.on_roll, Action.MOVE, move=move)
+        over = after.result()
+        if over is not None:
+            self._push(
+                record,
+                position=after.flip(),
+                dice=None,
+                outcome=self._outcome(s.on_roll, over.outcome, End.BORNE_OFF, s.cube, s.cube_owner),
+            )
+            return
+        other = 1 - s.on_roll
+        self._push(record, position=after, dice=None, on_roll=other, turn=other)
+
     def undo(self) -> Record:
         """Take back the last action and return it; the dice source is
         rewound too when it can be (``getstate``/``setstate``)."""
