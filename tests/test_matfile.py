@@ -254,7 +254,9 @@ def test_and_the_match() -> None:
     assert Match.from_mat(text.replace(last, last[:-1] + " and the match\n")).winner == 1
     wrong = text.replace("      Wins 1 point\n", "      Wins 1 point and the match\n", 1)
     with pytest.raises(MatFileError, match=r"game 2, move 1.*the match goes on"):
-        Match.from_mat(wrong)
+        Match.from_mat(wrong, strict=True)
+    (warning,) = read(wrong).warnings
+    assert str(warning).startswith("game 2, move 1, line 16: 'and the match' is written, but the match goes on")
 
 
 def test_a_roll_then_a_resignation() -> None:
@@ -282,59 +284,100 @@ CRAWFORD = "  1) 52: 13/11 13/8              \n      Wins 1 point"
 TAKEN = "  2)  Doubles => 2                Drops\n      Wins 1 point"
 
 
-@pytest.mark.parametrize(
-    "old,new,where,why",
-    [
-        ("62: 13/11 13/7*", "62: 13/11 13/6", "game 1, move 2, line 7", "not a legal move"),
-        (" Ann : 1                        Ben : 2", " Ann : 0   Ben : 2", "game 3, line 19", "score line says 0-2"),
-        (CRAWFORD, "  1) 52: 13/11 13/8               Doubles => 2", "game 2, move 1", "Crawford"),
-        ("Doubles => 4", "Doubles => 8", "game 1, move 5", "cube goes to 4, not 8"),
-        ("Wins 2 points", "Wins 3 points", "game 1, move 6", "worth 2 point(s), not 3"),
-        (" Drops\n      Wins", " Drops\n" + " " * 34 + "Wins", "game 3, move 2", "player 0 won"),
-        ("  1)" + " " * 29 + "31: 8/5 6/5", "  1) 31: 8/5 6/5", "game 1, move 2", "player 1 is to act"),
-        ("31: 8/5 6/5", "33: 8/5 6/5", "game 1, move 1", "opening roll cannot be a double"),
-        (" Game 2\n", " Game 3\n", "line 13", "'Game 3' where game 2 should come"),
-        (
-            "  3)  Doubles => 2                Takes",
-            "  3)  Doubles => 2   Takes   Drops",
-            "game 1, move 3",
-            "more than two",
-        ),
-        ("  3)  Doubles => 2                Takes", "  3)  Doubles => 2   Jumps", "game 1, move 3", "cannot read"),
-        (" 3 point match", " three point match", None, "no ' N point match' line"),
-        (TAKEN, "  2)  Doubles => 2                Takes", "game 4, line 23", "game 3 ends without a result"),
-        ("62: 13/11", "62: 13/11 13/7* 6/4 4/2", "game 1, move 2", "'13/11 13/7* 6/4 4/2 13/7*' is not a legal"),
-        ("  4) 43:", "  4) 43: Illegal play (x)", "game 1, move 4", "illegal play"),
-        ("  3)  Doubles => 2                Takes", "  3)  Doubles => 2   Raccoons => 4", "game 1, move 3", "raccoons"),
-    ],
-)
+ERRORS = [
+    ("62: 13/11 13/7*", "62: 13/11 13/6", "game 1, move 2, line 7", "not a legal move"),
+    (" Ann : 1                        Ben : 2", " Ann : 0   Ben : 2", "game 3, line 19", "score line says 0-2"),
+    (CRAWFORD, "  1) 52: 13/11 13/8               Doubles => 2", "game 2, move 1", "Crawford"),
+    ("Doubles => 4", "Doubles => 8", "game 1, move 5", "cube goes to 4, not 8"),
+    ("Wins 2 points", "Wins 3 points", "game 1, move 6", "worth 2 point(s), not 3"),
+    (" Drops\n      Wins", " Drops\n" + " " * 34 + "Wins", "game 3, move 2", "player 0 won"),
+    ("  1)" + " " * 29 + "31: 8/5 6/5", "  1) 31: 8/5 6/5", "game 1, move 2", "player 1 is to act"),
+    ("31: 8/5 6/5", "33: 8/5 6/5", "game 1, move 1", "opening roll cannot be a double"),
+    (" Game 2\n", " Game 3\n", "line 13", "'Game 3' where game 2 should come"),
+    (
+        "  3)  Doubles => 2                Takes",
+        "  3)  Doubles => 2   Takes   Drops",
+        "game 1, move 3",
+        "more than two",
+    ),
+    ("  3)  Doubles => 2                Takes", "  3)  Doubles => 2   Jumps", "game 1, move 3", "cannot read"),
+    (" 3 point match", " three point match", None, "no ' N point match' line"),
+    (TAKEN, "  2)  Doubles => 2                Takes", "game 4, line 23", "game 3 ends without a result"),
+    ("62: 13/11", "62: 13/11 13/7* 6/4 4/2", "game 1, move 2", "'13/11 13/7* 6/4 4/2 13/7*' is not a legal"),
+    ("  4) 43:", "  4) 43: Illegal play (x)", "game 1, move 4", "illegal play"),
+    ("  3)  Doubles => 2                Takes", "  3)  Doubles => 2   Raccoons => 4", "game 1, move 3", "raccoons"),
+]
+
+
+@pytest.mark.parametrize("old,new,where,why", ERRORS)
 def test_errors_name_game_and_move(old: str, new: str, where: str | None, why: str) -> None:
     assert old in GOOD
     with pytest.raises(MatFileError) as info:
-        Match.from_mat(GOOD.replace(old, new, 1))
+        Match.from_mat(GOOD.replace(old, new, 1), strict=True)
     message = str(info.value)
     assert why in message, message
     if where is not None:
         assert re.match(re.escape(where) + "[,:]", message), message
 
 
+# What lenient reading does of the cases above (gnubg reads them all):
+# the first warning, or the error it meets further on.
+LENIENT = {
+    "not a legal move": "not a legal move with 6-2 in Position.from_position_id('4HPhQSCwZ/ABMA'); not even playable",
+    "score line says 0-2": "the game is played at the score line's score, as gnubg does",
+    "worth 2 point(s), not 3": "passed over, as gnubg does",
+    "player 0 won": "passed over, as gnubg does",
+    "game 3 ends without a result": "game 3 ends without a 'Wins' line: its result is the score's",
+    "'13/11 13/7* 6/4 4/2 13/7*' is not a legal": "not even playable as written: the roll is left unplayed",
+    "illegal play": "the illegal play's position: Snowie's position has 40 fields, not 1; the roll is left unplayed",
+}
+STILL_REFUSED = {  # lenient reading refuses these too, where the file stops making sense
+    "more than two": "game 1, move 5, line 10: the cube goes to 2, not 4",
+    "cannot read": "game 1, move 5, line 10: the cube goes to 2, not 4",
+}
+
+
+@pytest.mark.parametrize("old,new,where,why", ERRORS)
+def test_lenient_reading_notes_where(old: str, new: str, where: str | None, why: str) -> None:
+    """Lenient reading refuses what gnubg cannot read either, and notes the
+    rest with the game and the line (and the move where there is one)."""
+    text = GOOD.replace(old, new, 1)
+    if why not in LENIENT:
+        with pytest.raises(MatFileError, match=re.escape(STILL_REFUSED.get(why, why))):
+            read(text)
+        return
+    first = str(read(text).warnings[0])
+    assert LENIENT[why] in first, first
+    if where is not None:
+        assert first.startswith(where), first
+
+
 def test_error_attributes() -> None:
     with pytest.raises(MatFileError) as info:
-        Match.from_mat(GOOD.replace("13/11 13/7*", "13/11 13/6"))
+        Match.from_mat(GOOD.replace("13/11 13/7*", "13/11 13/6"), strict=True)
     assert (info.value.game, info.value.move, info.value.line) == (1, 2, 7)
+    warning = read(GOOD.replace("13/11 13/7*", "13/11 13/6")).warnings[0]
+    assert (warning.game, warning.move, warning.line) == (1, 2, 7)
     assert isinstance(info.value, ValueError)
 
 
 def test_games_after_the_match_is_over() -> None:
     text = GOOD + " Game 5\n Ann : 2                        Ben : 3\n"
     with pytest.raises(MatFileError, match=r"game 5, line 29: the match was over after game 4"):
-        Match.from_mat(text)
+        Match.from_mat(text, strict=True)
+    mat = read(text)  # gnubg passes over the games after the match
+    assert len(mat.match.games) == 4 and mat.match.winner == 1
+    assert [str(w) for w in mat.warnings] == [
+        "game 5, line 29: the match was over after game 4 (2-3); the games after it are passed over, as gnubg does"
+    ]
 
 
 def test_moves_after_the_game_is_over() -> None:
     text = GOOD.replace("      Wins 1 point\n", "      Wins 1 point\n  2) 31: 8/5 6/5\n", 1)
     with pytest.raises(MatFileError, match=r"game 2, move 2, line 17: the game is over"):
-        Match.from_mat(text)
+        Match.from_mat(text, strict=True)
+    (warning,) = read(text).warnings
+    assert str(warning).startswith("game 2, move 2, line 17: the game is over, yet the file goes on with roll")
 
 
 def test_read_takes_str() -> None:

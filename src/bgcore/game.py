@@ -542,7 +542,8 @@ class Game:
         a lone opposing checker where it lands; a step from a point without
         their checker or onto two or more opposing checkers raises
         :class:`~bgcore.IllegalMoveError`.  The empty move passes the turn
-        unplayed.  Recorded as the player's :attr:`Action.MOVE`.
+        unplayed.  Recorded as the player's :attr:`Action.MOVE`, its hits as
+        they happened.
 
         ``force(winner=0 or 1, kind=..., points=...)``: the game ends at
         once, whoever is to act and whatever offer waits: the other player
@@ -584,16 +585,18 @@ class Game:
         if move.dice != check_dice(s.dice):
             raise IllegalMoveError(f"{move} was played with {move.dice[0]}-{move.dice[1]}, not {s.dice[0]}-{s.dice[1]}")
         board = list(s.position.board)  # the mover's view: slot 25 their bar, slot 0 the opponent's
-        for src, dst in move.steps:
+        hits = []
+        for src, dst in move.steps:  # in the move's order, as gnubg applies them
             if not 1 <= src - dst <= 6 or board[src] < 1 or (dst and board[dst] < -1):
                 raise IllegalMoveError(f"{move} cannot be played even outside the rules: the step {src}/{dst}")
             board[src] -= 1
+            hits.append(bool(dst) and board[dst] == -1)
+            if hits[-1]:  # the blot goes to the opponent's bar
+                board[dst], board[0] = 0, board[0] - 1
             if dst:  # (0 is off the board)
-                if board[dst] == -1:  # a hit: the blot goes to the opponent's bar
-                    board[dst], board[0] = 0, board[0] - 1
                 board[dst] += 1
         after = Position(board, checkers=s.position.checkers).flip()
-        record = Record(s.on_roll, Action.MOVE, move=move)
+        record = Record(s.on_roll, Action.MOVE, move=Move(move.steps, move.dice, hits))
         over = after.result()
         if over is not None:
             self._push(

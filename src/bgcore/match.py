@@ -15,6 +15,7 @@ Crawford rule.
 from __future__ import annotations
 
 import datetime
+import os
 from collections.abc import Sequence
 
 from .errors import IllegalActionError
@@ -31,7 +32,12 @@ class Match:
     the length (with ``crawford=True``); doubling returns in the games after
     it.  ``jacoby`` and ``beavers`` are money-play options; ``cube=False``
     plays every game without the doubling cube.  ``dice`` (a seed, a dice
-    source or None) serves every game in turn.
+    source or None) serves every game in turn.  ``score`` starts the match
+    at that score (a match continued from elsewhere; its first game at a
+    score one point short is the Crawford game).
+
+    >>> Match(7, score=(6, 5), dice=1).game.crawford
+    True
     """
 
     def __init__(
@@ -45,6 +51,7 @@ class Match:
         variant: str = "standard",
         max_cube: int | None = None,
         cube: bool = True,
+        score: tuple[int, int] = (0, 0),
     ) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= 32767:
             raise ValueError(f"a match is 1-32767 points long, or 0 for money play, not {length!r}")
@@ -58,7 +65,7 @@ class Match:
         self._dice = dice_source(dice)
         self._games: list[Game] = []
         self._crawford_played = False
-        self._games.append(self._game((0, 0)))
+        self._games.append(self._game(score))
 
     def _game(self, score: tuple[int, int]) -> Game:
         post = False
@@ -94,11 +101,11 @@ class Match:
 
     @property
     def score(self) -> tuple[int, int]:
-        """Points of players 0 and 1, the current game's included once it is over."""
-        points = [0, 0]
-        for game in self._games:
-            if game.result is not None:
-                points[game.result.winner] += game.result.points
+        """Points of players 0 and 1: the current game's score, its points added once it is over."""
+        game = self.game
+        points = list(game.score)
+        if game.result is not None:
+            points[game.result.winner] += game.result.points
         return points[0], points[1]
 
     def is_over(self) -> bool:
@@ -112,16 +119,16 @@ class Match:
             return None
         return 0 if self.score[0] >= self.length else 1
 
-    def new_game(self) -> Game:
-        """Start the next game once the current one is over."""
+    def new_game(self, *, score: tuple[int, int] | None = None) -> Game:
+        """Start the next game once the current one is over: at the match's
+        score, or at ``score`` when a record says so (a ``.mat`` file whose
+        score line does not follow from the games before, as GNU
+        Backgammon's import takes it); the match goes on from there."""
         if not self.game.is_over():
             raise IllegalActionError("the current game is not over")
         if self.is_over():
             raise IllegalActionError(f"the match is over: player {self.winner} won {self.score[0]}-{self.score[1]}")
-        score = self.score
-        if self.length:
-            score = (min(score[0], self.length), min(score[1], self.length))
-        self._games.append(self._game(score))
+        self._games.append(self._game(self.score if score is None else score))
         return self.game
 
     # --- .mat files ------------------------------------------------------------
@@ -154,7 +161,7 @@ class Match:
          Ann : 0                        Ben : 0
           1) 31: 8/5 6/5
         """
-        from . import matfile
+        from . import matfile  # matfile builds on Match: imported when called
 
         return matfile.write(
             self,
@@ -168,22 +175,28 @@ class Match:
         )
 
     @classmethod
-    def from_mat(cls, text: str, *, dice: int | DiceSource | None = None) -> Match:
-        """The match a Jellyfish ``.mat`` file records, every game replayed
-        through the rules; the last one is left where the file stops.
-        ``dice`` (a seed, a dice source or None) serves the rolls from
-        there on.  Raises :class:`~bgcore.errors.MatFileError` (a
-        :class:`ValueError`) naming the game and the move for anything it
-        cannot read or replay.  :func:`bgcore.matfile.read` also gives the
-        players' names and the header's tags.
+    def from_mat(
+        cls, source: str | os.PathLike[str], *, dice: int | DiceSource | None = None, strict: bool = False
+    ) -> Match:
+        """The match a Jellyfish ``.mat`` file records (its text, or a path),
+        every game replayed; the last one is left where the file stops.
+        ``dice`` (a seed, a dice source or None) serves the rolls from there
+        on.  What the file holds that the rules forbid (a resignation out of
+        turn, odd points, a roll left unplayed, an illegal play, a match
+        continued from elsewhere...) is kept as GNU Backgammon's import keeps
+        it; ``strict=True`` refuses it instead.  Raises
+        :class:`~bgcore.errors.MatFileError` (a :class:`ValueError`) naming
+        the game, the move and the line for anything it cannot read.
+        :func:`bgcore.matfile.read` also gives the players' names, the
+        header's tags and the warnings: what was unusual, and where.
 
         >>> match = Match.from_mat(Match(3, dice=5).to_mat())
         >>> match.length, match.score, match.game.opening
         (3, (0, 0), True)
         """
-        from . import matfile
+        from . import matfile  # matfile builds on Match: imported when called
 
-        return matfile.read(text, dice=dice).match
+        return matfile.read(source, dice=dice, strict=strict).match
 
     def __repr__(self) -> str:
         what = "money session" if not self.length else f"{self.length}-point match"

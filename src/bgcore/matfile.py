@@ -72,23 +72,22 @@ turn is played, as gnubg does.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from .errors import MatFileError
-from .game import Action, End, Game, Record
+from .game import Action, DiceSource, End, Game, Record
+from .match import Match
 from .move import Move
+from .notation import parse_notation
 from .position import Outcome, Position
-from .rules import VARIANTS as _BOARDS
 
-if TYPE_CHECKING:
-    from .game import DiceSource
-    from .match import Match
-
-__all__ = ["MatFile", "read", "write"]
+__all__ = ["MatFile", "MatWarning", "read", "write"]
 
 #: bgcore's variants as gnubg's ``; [Variation "..."]`` tag names them (standard has none).
 VARIATIONS = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
@@ -125,8 +124,9 @@ def _records(game: Game) -> list[_Rec]:
             history.pop()
         else:
             history.append(rec)
-    variant = _BOARDS["standard" if game.variant == "tabla" else game.variant]
-    position = Position(variant.board, checkers=variant.checkers)  # the same from either side
+    # the checkers alone, followed through the rolls and moves (a move the
+    # rules forbid, which Game.force played, included)
+    board = Game("standard" if game.variant == "tabla" else game.variant, cube=False)
     out: list[_Rec] = []
     k = 0
     while k < len(history):
@@ -135,6 +135,7 @@ def _records(game: Game) -> list[_Rec]:
         if rec.action is Action.ROLL:
             assert rec.dice is not None
             dice = rec.dice
+            board.roll(dice)
             if k == 0:  # the opening: the two players' dice, the higher one first
                 dice = (max(dice), min(dice))
             move = None
@@ -142,18 +143,18 @@ def _records(game: Game) -> list[_Rec]:
                 move = following.move
                 k += 1
             elif following is not None and following.action is Action.RESIGN:
-                plays = position.legal_moves(dice)
-                if len(plays) == 1 and position.play(plays[0]).result() is None:
+                plays = board.legal_moves()
+                if len(plays) == 1 and board.position.play(plays[0]).result() is None:
                     move = plays[0]
             if move is None:
                 out.append(_Rec("dice", rec.player, dice))
             else:
                 out.append(_Rec("move", rec.player, dice, move))
-                position = position.play(move)
+                board.force(move)
         elif rec.action is Action.RESIGN:
-            if following is not None:  # accepted (a pending one is not recorded)
-                assert result is not None
-                out.append(_Rec("resign", rec.player, points=int(result.kind) * result.cube))
+            if result is not None:  # accepted, or forced (a pending one is not recorded)
+                points = int(result.kind) * result.cube if following is not None else result.points
+                out.append(_Rec("resign", rec.player, points=points))
         elif rec.action is Action.DROP:
             assert result is not None
             out.append(_Rec("drop", rec.player, points=result.points))
@@ -328,16 +329,34 @@ def write(
 # --- reading -----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class MatWarning:
+    """Something unusual that :func:`read` kept rather than refused (see
+    :mod:`bgcore.matfile`): what it was, the game number, the move number
+    and the line (1-based; None where there is none).  ``str()`` names them
+    as :class:`~bgcore.errors.MatFileError` does."""
+
+    message: str
+    game: int | None = None
+    move: int | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return str(MatFileError(self.message, game=self.game, move=self.move, line=self.line))
+
+
 @dataclass
 class MatFile:
     """What :func:`read` found in a ``.mat`` file: the replayed match, the
-    players' names, the header's ``; [Tag "value"]`` tags and its other
-    comment lines."""
+    players' names, the header's ``; [Tag "value"]`` tags, its other
+    comment lines, and the warnings: what the file holds that the rules
+    forbid, kept as GNU Backgammon's import keeps it (empty when strict)."""
 
     match: Match
     names: tuple[str, str]
     tags: dict[str, str] = field(default_factory=dict)
     comment: str = ""
+    warnings: tuple[MatWarning, ...] = ()
 
 
 _HEADER_RE = re.compile(r"\s*(\d+)\s+[Pp]oint\s+[Mm]atch\b")
@@ -347,6 +366,7 @@ _SCORE_RE = re.compile(r"\s*(?P<n0>[^:]*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s
 _NUMBER_RE = re.compile(r"\s*(\d+)\)")
 _START_RE = re.compile(r"(?<![\w/*])(?:[1-6][1-6]:|(?i:doubles?|beavers?|raccoons?|takes?|drops?|passes|wins?)\b)")
 _ROLL_ITEM = re.compile(r"([1-6])([1-6]):(.*)", re.DOTALL)
+_ILLEGAL = re.compile(r"illegal\s+play\s*(?:\((.*))?", re.IGNORECASE | re.DOTALL)
 _CUBE_ITEM = re.compile(r"(doubles?|beavers?)(?:\s*=>?\s*(\d+))?", re.IGNORECASE)
 _TAKE_ITEM = re.compile(r"takes?", re.IGNORECASE)
 _DROP_ITEM = re.compile(r"drops?|passes", re.IGNORECASE)
@@ -360,6 +380,7 @@ _VARIANTS = {
     "hypergammon (3)": "hypergammon",
 }
 _OFF = ("off", "no", "false", "0")
+_KINDS = {Outcome.SINGLE: "single game", Outcome.GAMMON: "gammon", Outcome.BACKGAMMON: "backgammon"}
 
 
 def _int(digits: str) -> int:
@@ -378,6 +399,7 @@ class _Item:
     text: str = ""
     value: int | None = None
     and_match: bool = False
+    illegal: str | None = None  # a roll's "Illegal play (...)": Snowie's position after it
 
 
 @dataclass
@@ -388,18 +410,45 @@ class _Section:
     lines: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _parse_item(piece: str, column: int, line: int, move_no: int | None, game: int) -> _Item:
-    def bad(why: str) -> MatFileError:
-        return MatFileError(why, game=game, move=move_no, line=line)
+class _Notes:
+    """Where reading goes when the file breaks the rules: strict reading
+    refuses (MatFileError), lenient reading notes it and goes on."""
+
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+        self.found: list[MatWarning] = []
+
+    def odd(
+        self, why: str, then: str = "", *, game: int | None = None, move: int | None = None, line: int | None = None
+    ) -> None:
+        """Refuse ``why``, or note it with ``then``, what lenient reading does instead."""
+        if self.strict:
+            raise MatFileError(why, game=game, move=move, line=line)
+        self.note(f"{why}; {then}" if then else why, game=game, move=move, line=line)
+
+    def note(self, why: str, *, game: int | None = None, move: int | None = None, line: int | None = None) -> None:
+        """Note what strict reading accepts too (lenient reading only)."""
+        if not self.strict:
+            self.found.append(MatWarning(why, game, move, line))
+
+
+def _parse_item(piece: str, column: int, line: int, move_no: int | None, game: int, notes: _Notes) -> _Item | None:
+    def odd(why: str, then: str) -> None:
+        notes.odd(why, then, game=game, move=move_no, line=line)
 
     m = _ROLL_ITEM.fullmatch(piece)
     if m:
         text = m.group(3).strip()
-        if "illegal" in text.lower():
-            raise bad(f"an illegal play is recorded ({piece!r}); bgcore replays legal moves only")
+        dice = (int(m.group(1)), int(m.group(2)))
+        illegal = _ILLEGAL.fullmatch(text)
+        if illegal or "illegal" in text.lower():
+            if notes.strict or not illegal or illegal.group(1) is None:
+                odd(f"an illegal play is recorded ({piece!r}); bgcore replays legal moves only", "passed over")
+                return None
+            return _Item("roll", column, line, move_no, dice=dice, illegal=illegal.group(1))
         if _NO_MOVE.fullmatch(text):
             text = ""
-        return _Item("roll", column, line, move_no, dice=(int(m.group(1)), int(m.group(2))), text=text)
+        return _Item("roll", column, line, move_no, dice=dice, text=text)
     m = _CUBE_ITEM.fullmatch(piece)
     if m:
         kind = "beaver" if m.group(1).lower().startswith("beaver") else "double"
@@ -412,30 +461,38 @@ def _parse_item(piece: str, column: int, line: int, move_no: int | None, game: i
     if m:
         return _Item("wins", column, line, move_no, value=_int(m.group(1)), and_match=bool(m.group(2)))
     if piece.lower().startswith("raccoon"):
-        raise bad("raccoons are not supported")
-    raise bad(f"cannot read {piece!r}")
+        raise MatFileError("raccoons are not supported", game=game, move=move_no, line=line)
+    odd(f"cannot read {piece!r}", "passed over, as gnubg does")
+    return None
 
 
-def _parse_line(raw: str, line: int, last_move: int | None, game: int) -> tuple[int | None, list[_Item]]:
+def _parse_line(raw: str, line: int, last_move: int | None, game: int, notes: _Notes) -> tuple[int | None, list[_Item]]:
     """The items of one line of a game, each with its column; and the move number."""
     m = _NUMBER_RE.match(raw)
     base = m.end() if m else 0
     move_no = _int(m.group(1)) if m else last_move
+    if m and not raw[base:].strip():
+        return move_no, []  # a move number alone ("24)"): nothing was played
     starts = [found.start() for found in _START_RE.finditer(raw, base)]
+    why = None
     if not starts or raw[base : starts[0]].strip():
-        raise MatFileError(f"cannot read {raw.strip()!r}", game=game, move=move_no, line=line)
-    ends = [*starts[1:], len(raw)]
-    pieces = [(start, raw[start:end].strip()) for start, end in zip(starts, ends, strict=True)]
-    if len(pieces) > 2:
-        raise MatFileError(f"more than two columns in {raw.strip()!r}", game=game, move=move_no, line=line)
+        why = f"cannot read {raw.strip()!r}"
+    elif len(starts) > 2:
+        why = f"more than two columns in {raw.strip()!r}"
     # The left column starts right after "N) " (or near the margin on a line
     # without a number), the right one some 30 characters further.
-    first_right = starts[0] - base > 10 if m else starts[0] >= 15
-    if first_right and len(pieces) == 2:
-        raise MatFileError(f"cannot tell the columns of {raw.strip()!r}", game=game, move=move_no, line=line)
-    items = [
-        _parse_item(piece, 1 if (k or first_right) else 0, line, move_no, game) for k, (_, piece) in enumerate(pieces)
-    ]
+    first_right = bool(starts) and (starts[0] - base > 10 if m else starts[0] >= 15)
+    if why is None and first_right and len(starts) == 2:
+        why = f"cannot tell the columns of {raw.strip()!r}"
+    if why is not None:
+        notes.odd(why, "the line is passed over", game=game, move=move_no, line=line)
+        return move_no, []
+    ends = [*starts[1:], len(raw)]
+    items = []
+    for k, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        item = _parse_item(raw[start:end].strip(), 1 if (k or first_right) else 0, line, move_no, game, notes)
+        if item is not None:
+            items.append(item)
     return move_no, items
 
 
@@ -464,15 +521,90 @@ def _options(tags: dict[str, str], length: int) -> dict[str, object]:
     return options
 
 
-class _Replay:
-    """Plays one game's items through :class:`Game`."""
+def _atoi(text: str) -> int:
+    """C's atoi, as gnubg reads Snowie's numbers: a leading integer, else 0."""
+    found = re.match(r"\s*([-+]?\d{1,9})", text)
+    return int(found.group(1)) if found else 0
 
-    def __init__(self, match: Match, number: int, items: list[_Item], last: bool) -> None:
+
+def _snowie_position(text: str, checkers: int) -> tuple[Position, int]:
+    """The board of a Snowie position (``Illegal play (...)``: 40 fields
+    separated by ';', the board seen from the player of field 4), and that
+    player."""
+    fields = text.split(";")
+    if len(fields) < 40:
+        raise ValueError(f"Snowie's position has 40 fields, not {len(fields)}")
+    numbers = [_atoi(f) for f in fields[:40]]
+    board = [-abs(numbers[37]), *numbers[13:37], abs(numbers[12])]
+    return Position(board, checkers=checkers), int(numbers[4] != 0)
+
+
+def _steps_between(before: Position, after: Position) -> list[tuple[int, int]]:
+    """Steps of the player on roll that take ``before`` to ``after`` (both
+    seen from that player): their checkers paired highest first, a journey
+    of more than 6 points cut into hops that land on no opposing checker."""
+    b, a = before.board, after.board
+    sources = [p for p in range(25, 0, -1) for _ in range(max(b[p], 0) - max(a[p], 0))]
+    targets = [p for p in range(24, 0, -1) for _ in range(max(a[p], 0) - max(b[p], 0))]
+    targets += [0] * (len(sources) - len(targets))
+    steps: list[tuple[int, int]] = []
+    for src, dst in zip(sources, targets, strict=True):
+        while src - dst > 6:
+            hop = next((h for h in range(6, 0, -1) if src - h > dst and b[src - h] >= 0), 0)
+            if not hop:
+                break
+            steps.append((src, src - hop))
+            src -= hop
+        steps.append((src, dst))
+    return steps
+
+
+def _gnubg_moves(text: str, dice: tuple[int, int], position: Position) -> list[Move]:
+    """The moves gnubg's import would try for ``text`` that is no legal play
+    of ``dice`` as written: a single step of both dice split over a point
+    free of opposing checkers (the rest of the text dropped), or the steps
+    as written, a double's long steps cut into single dice."""
+    try:
+        steps = [(src, dst) for src, dst, _ in parse_notation(text)]
+    except ValueError:
+        return []
+    if not steps:
+        return []
+    first, second = dice
+    tries: list[list[tuple[int, int]]] = []
+    if first != second:
+        src, dst = steps[0]
+        if src - dst == first + second:
+            tries += [[(src, src - d), (src - d, dst)] for d in (first, second) if position.board[src - d] >= 0]
+        tries.append(steps)
+    else:
+        cut: list[tuple[int, int]] = []
+        for src, dst in steps:
+            while src - dst > first:
+                cut.append((src, src - first))
+                src -= first
+            cut.append((src, dst))
+        tries.append(sorted(cut, key=lambda step: -step[0]))
+    moves = []
+    for tried in tries:
+        with contextlib.suppress(ValueError):  # more than four steps
+            moves.append(Move(tried, dice))
+    return moves
+
+
+class _Replay:
+    """Plays one game's items through :class:`Game`.  Where the file breaks
+    the rules, strict reading refuses it; lenient reading does what GNU
+    Backgammon's import does (:meth:`Game.force` where the rules cannot),
+    and notes it."""
+
+    def __init__(self, match: Match, number: int, items: list[_Item], last: bool, notes: _Notes) -> None:
         self.match = match
         self.game = match.game
         self.number = number
         self.items = items
         self.last = last
+        self.notes = notes
         self.beaver_take: int | None = None  # the doubler, whose "Takes" of a beaver is implied
 
     def run(self) -> None:
@@ -488,20 +620,41 @@ class _Replay:
     def error(self, item: _Item, why: str) -> MatFileError:
         return MatFileError(why, game=self.number, move=item.move_no, line=item.line)
 
+    def odd(self, item: _Item, why: str, then: str) -> None:
+        """Strict reading refuses ``why``; lenient reading notes it and what it did."""
+        self.notes.odd(why, then, game=self.number, move=item.move_no, line=item.line)
+
     def actor(self, item: _Item, what: str) -> None:
         """The item's column must be the player who is to act."""
         if item.column != self.game.turn:
             raise self.error(item, f"{what} is in player {item.column}'s column, but player {self.game.turn} is to act")
 
+    def ready(self, item: _Item) -> None:
+        """Lenient: a roll or a double in the column of the player who has
+        not rolled, the other having rolled and not moved: that turn passes
+        unplayed (gnubg's import turns the board to the new player); a
+        player who rolls again drops the roll not played."""
+        game = self.game
+        if self.notes.strict or game.dice is None:
+            return
+        if game.on_roll != item.column:
+            game.force(Move([], game.dice))
+        elif item.kind == "roll":
+            self.odd(item, f"player {item.column} rolls again", "the roll not played is dropped, as gnubg does")
+            game.undo()
+
     def apply(self, item: _Item, following: _Item | None) -> None:
         game = self.game
         beaver_take, self.beaver_take = self.beaver_take, None
         if game.is_over() and item.kind != "wins":
-            raise self.error(item, f"the game is over, yet the file goes on with {item.kind}")
+            self.odd(item, f"the game is over, yet the file goes on with {item.kind}", "passed over, as gnubg does")
+            return
         if item.kind == "roll":
             self.roll(item, following)
         elif item.kind in ("double", "beaver"):
             beaver = item.kind == "beaver" or game.doubled
+            if not beaver:
+                self.ready(item)
             self.actor(item, "a beaver" if beaver else "a double")
             expected = game.cube * (4 if beaver else 2)
             if item.value is not None and item.value != expected:
@@ -511,14 +664,14 @@ class _Replay:
                 self.beaver_take = game.on_roll
             else:
                 game.double()
-        elif item.kind == "take":
-            if beaver_take == item.column and not game.doubled:
+        elif item.kind in ("take", "drop"):
+            if item.kind == "take" and beaver_take == item.column and not game.doubled:
                 return  # the doubler "takes" the beaver: nothing to do
-            self.actor(item, "a take")
-            game.take()
-        elif item.kind == "drop":
-            self.actor(item, "a drop")
-            game.drop()
+            if not game.doubled and not self.notes.strict:
+                self.odd(item, f"a {item.kind} with no double to answer", "passed over, as gnubg does")
+                return
+            self.actor(item, f"a {item.kind}")
+            game.take() if item.kind == "take" else game.drop()
         else:
             self.wins(item)
 
@@ -531,19 +684,33 @@ class _Replay:
             # the column tells who won the opening roll: the higher die is theirs
             game.roll((hi, lo) if item.column == 0 else (lo, hi))
         else:
+            self.ready(item)
             self.actor(item, "a roll")
             game.roll(item.dice)
+        if item.illegal is not None:
+            self.illegal(item)
+            return
         if item.text:
-            game.play(self.parse(item.text))
+            try:
+                move = self.parse(item.text)
+            except ValueError as exc:
+                if self.notes.strict:
+                    raise
+                self.as_written(item, str(exc))
+                return
+            game.play(move)
             return
         moves = list(game.legal_moves())
         if following is not None and following.kind == "wins" and following.column != item.column:
             return  # rolled, then resigned
         if following is None and self.last and any(moves):
             return  # the file stops after the roll
-        if len(moves) != 1:
-            raise self.error(item, f"no move is written for {hi}{lo}, which has {len(moves)} legal plays")
-        game.play(moves[0])  # a lost turn, or the only play
+        if len(moves) == 1:
+            game.play(moves[0])  # a lost turn, or the only play
+        elif self.notes.strict or following is None or following.kind != "wins":
+            # (a "Wins" in the roller's column: the other player resigns, noted there)
+            why = f"no move is written for {hi}{lo}, which has {len(moves)} legal plays"
+            self.odd(item, why, "the roll is left unplayed, as gnubg does")
 
     def parse(self, text: str) -> Move:
         game = self.game
@@ -560,6 +727,42 @@ class _Replay:
                 pass
             raise
 
+    def as_written(self, item: _Item, why: str) -> None:
+        """Lenient: a move that is no legal play, played as gnubg's import
+        plays it, or the roll left unplayed where gnubg leaves it."""
+        for move in _gnubg_moves(item.text, item.dice, self.game.position):
+            try:
+                self.game.force(move)
+            except ValueError:
+                continue
+            self.odd(item, why, f"played as {move}, as gnubg does")
+            return
+        self.odd(item, why, "not even playable as written: the roll is left unplayed, as gnubg does")
+
+    def illegal(self, item: _Item) -> None:
+        """Lenient: an illegal play recorded with the position after it (as
+        Snowie writes it): the player's checkers go where it puts them."""
+        game = self.game
+        assert item.illegal is not None and game.dice is not None
+        try:
+            after, seen_by = _snowie_position(item.illegal, game.position.checkers)
+        except ValueError as exc:
+            self.odd(
+                item, f"cannot read the illegal play's position: {exc}", "the roll is left unplayed, as gnubg does"
+            )
+            return
+        if seen_by != game.on_roll:
+            after = after.flip()
+        try:
+            game.force(Move(_steps_between(game.position, after), game.dice))
+        except ValueError:
+            raise self.error(item, "the position after the illegal play is not the player's checkers moved") from None
+        if game.position.flip() != after:
+            game.undo()
+            raise self.error(item, "the position after the illegal play is not the player's checkers moved")
+        played = game.history[-1].move
+        self.odd(item, "an illegal play is recorded", f"played as {played}, the position it gives, as gnubg does")
+
     def wins(self, item: _Item) -> None:
         game = self.game
         points = item.value
@@ -567,59 +770,62 @@ class _Replay:
         result = game.result
         if result is None:
             self.resignation(item, points)
-            result = game.result
-            assert result is not None
         elif result.winner != item.column:
-            raise self.error(
-                item, f"player {result.winner} won the game, but 'Wins' is in player {item.column}'s column"
-            )
+            why = f"player {result.winner} won the game, but 'Wins' is in player {item.column}'s column"
+            self.odd(item, why, "passed over, as gnubg does")
         elif points not in (result.points, int(result.kind) * result.cube):
-            raise self.error(item, f"the game is worth {result.points} point(s), not {points}")
+            self.odd(item, f"the game is worth {result.points} point(s), not {points}", "passed over, as gnubg does")
         if item.and_match and not self.match.is_over():
-            raise self.error(item, "'and the match' is written, but the match goes on")
+            self.odd(item, "'and the match' is written, but the match goes on", "passed over")
 
     def resignation(self, item: _Item, points: int) -> None:
-        """The loser resigned: the player to act, in the other column."""
+        """The loser resigned: by the rules, the player to act, in the other
+        column; gnubg's import takes any player (and any points: the points
+        over the cube, rounded up to single, gammon or backgammon)."""
         game = self.game
         loser = 1 - item.column
+        cube = game.cube
+        kind = Outcome.SINGLE if points <= cube else Outcome.GAMMON if points <= 2 * cube else Outcome.BACKGAMMON
         if game.doubled and game.turn == loser:
             # resigning instead of answering a double is dropping it
-            if points != game.cube:
-                raise self.error(item, f"a resignation of {points} points when a double is offered")
-            game.drop()
-            return
-        if game.opening:
-            raise self.error(item, "a resignation before the opening roll")
-        history = game.history
-        if game.turn != loser and history and history[-1].action is Action.MOVE and history[-1].player == loser:
-            # The loser resigned after rolling a lost turn or a forced move,
-            # which gnubg writes as played: take the play back.
-            played = game.undo()
-            if len(game.legal_moves()) != 1:
-                assert played.move is not None
-                game.play(played.move)
-        if game.turn != loser:
-            raise self.error(
-                item,
-                f"player {loser} resigns (the 'Wins' is in player {item.column}'s column), but player "
-                f"{game.turn} is to act; bgcore lets only the player to act resign",
-            )
-        for kind in Outcome:
-            game.resign(kind)
-            game.accept()
-            result = game.result
-            assert result is not None
-            if points in (result.points, int(kind) * result.cube):
+            if points == cube:
+                game.drop()
                 return
-            game.undo()
-            game.undo()
-        raise self.error(item, f"no resignation at cube {game.cube} is worth {points} point(s)")
+            why = f"a resignation of {points} points when a double is offered"
+        elif game.opening:
+            why = "a resignation before the opening roll"
+        else:
+            history = game.history
+            if game.turn != loser and history and history[-1].action is Action.MOVE and history[-1].player == loser:
+                # The loser resigned after rolling a lost turn or a forced move,
+                # which gnubg writes as played: take the play back.
+                played = game.undo().move
+                assert played is not None
+                if list(game.legal_moves()) != [played]:
+                    game.play(played) if played in game.legal_moves() else game.force(played)
+            if game.turn == loser:
+                game.resign(kind)
+                game.accept()
+                result = game.result
+                assert result is not None
+                if points not in (result.points, int(kind) * result.cube):
+                    why = f"no resignation at cube {cube} is worth {points} point(s)"
+                    self.odd(item, why, f"scored as a resigned {_KINDS[kind]}, as gnubg does")
+                return
+            why = (
+                f"player {loser} resigns (the 'Wins' is in player {item.column}'s column), but player "
+                f"{game.turn} is to act; bgcore lets only the player to act resign"
+            )
+        if points != int(kind) * cube:
+            why += f", and {points} point(s) at cube {cube} is no single game, gammon nor backgammon"
+        self.odd(item, why, f"the game ends so, a resigned {_KINDS[kind]}, as gnubg does")
+        game.force(winner=item.column, kind=kind)
 
 
-def _finish_from_score(match: Match, number: int, section: _Section, score: tuple[int, int]) -> None:
+def _finish_from_score(match: Match, number: int, section: _Section, score: tuple[int, int], notes: _Notes) -> None:
     """The previous game stops without a result: the score of the next one
     tells who won it and how much; a drop or the resignation of the player
-    to act must give that."""
+    to act must give that (in lenient reading, any resignation)."""
     before = match.score
     gains = (score[0] - before[0], score[1] - before[1])
     if min(gains) != 0 or max(gains) <= 0:
@@ -631,8 +837,11 @@ def _finish_from_score(match: Match, number: int, section: _Section, score: tupl
         )
     winner = 0 if gains[0] else 1
     item = _Item("wins", winner, section.line, None, value=gains[winner])
+    notes.note(
+        f"game {number - 1} ends without a 'Wins' line: its result is the score's", game=number, line=section.line
+    )
     try:
-        _Replay(match, number - 1, [item], last=False).resignation(item, gains[winner])
+        _Replay(match, number - 1, [item], last=False, notes=notes).resignation(item, gains[winner])
     except ValueError as exc:
         why = str(exc).split(": ", 1)[-1] if isinstance(exc, MatFileError) else str(exc)
         raise MatFileError(
@@ -687,48 +896,94 @@ def _sections(lines: list[str], start: int) -> list[_Section]:
     return sections
 
 
+_Parsed = tuple[_Section, tuple[int, int], tuple[str, str], list[_Item]]
+
+
 def _replay(
-    parsed: list[tuple[_Section, tuple[int, int], tuple[str, str], list[_Item]]],
-    length: int,
-    options: dict[str, object],
-    dice: int | DiceSource | None,
+    parsed: list[_Parsed], length: int, options: dict[str, object], dice: int | DiceSource | None, notes: _Notes
 ) -> Match:
     """The match the parsed games make, replayed through the rules."""
-    from .match import Match
-
+    start = (0, 0) if notes.strict or not parsed else parsed[0][1]
     try:
-        match = Match(length, dice=dice, **options)  # type: ignore[arg-type]
+        match = Match(length, dice=dice, score=start, **options)  # type: ignore[arg-type]
     except ValueError as exc:
         raise MatFileError(f"cannot set up the match: {exc}") from None
     for k, (section, score, _, items) in enumerate(parsed):
+        assert section.score is not None
+        where = {"game": section.number, "line": section.score[0]}
+        have = match.score
+        if not k and score != (0, 0):
+            notes.odd(
+                f"the score line says {score[0]}-{score[1]}, but the games before make it 0-0",
+                "the match starts there, as gnubg takes it (a match continued from elsewhere)",
+                **where,
+            )
         if k:
+            if not match.game.is_over():
+                _finish_from_score(match, section.number, section, score, notes)
+                have = match.score
             if match.is_over():
-                raise MatFileError(
-                    f"the match was over after game {k} ({match.score[0]}-{match.score[1]})",
+                notes.odd(
+                    f"the match was over after game {k} ({have[0]}-{have[1]})",
+                    "the games after it are passed over, as gnubg does",
                     game=section.number,
                     line=section.line,
                 )
-            if not match.game.is_over():
-                _finish_from_score(match, section.number, section, score)
-            match.new_game()
+                break
+            if notes.strict or score == have:
+                match.new_game()
+            elif length and max(score) >= length:
+                notes.odd(
+                    f"the score line says {score[0]}-{score[1]}: the match is over",
+                    "this game and those after it are passed over, as gnubg does",
+                    **where,
+                )
+                break
+            else:
+                notes.odd(
+                    f"the score line says {score[0]}-{score[1]}, but the games before make it {have[0]}-{have[1]}",
+                    "the game is played at the score line's score, as gnubg does",
+                    **where,
+                )
+                match.new_game(score=score)
         if score != match.game.score:
             have = match.game.score
-            assert section.score is not None
             raise MatFileError(
-                f"the score line says {score[0]}-{score[1]}, but the games before make it {have[0]}-{have[1]}",
-                game=section.number,
-                line=section.score[0],
+                f"the score line says {score[0]}-{score[1]}, but the games before make it {have[0]}-{have[1]}", **where
             )
-        _Replay(match, section.number, items, last=k == len(parsed) - 1).run()
+        _Replay(match, section.number, items, last=k == len(parsed) - 1, notes=notes).run()
     return match
 
 
-def read(text: str, *, dice: int | DiceSource | None = None) -> MatFile:
+def _text(source: str | os.PathLike[str]) -> str:
+    """A .mat file's text: ``source`` itself, or the file it names (a path,
+    or a str of one line that names a file), UTF-8 or else Latin-1."""
+    if isinstance(source, str):
+        try:
+            named = "\n" not in source and "\r" not in source and Path(source).is_file()
+        except (OSError, ValueError):  # a name too long, a NUL in it
+            named = False
+        if not named:
+            return source
+    elif not isinstance(source, os.PathLike):
+        raise TypeError(f"a .mat file is read from its text (a str) or a path, not {type(source).__name__}")
+    data = Path(source).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read(source: str | os.PathLike[str], *, dice: int | DiceSource | None = None, strict: bool = False) -> MatFile:
     """Read a ``.mat`` file and replay its games (see :meth:`bgcore.Match.from_mat`).
 
-    ``dice`` (a seed, a dice source or None) serves the games played on
-    from where the file stops.  Raises :class:`~bgcore.errors.MatFileError`
-    for anything it cannot read or replay.
+    ``source`` is the file's text, or a path (a :class:`pathlib.Path`, or a
+    str of one line naming a file).  What the file holds that the rules
+    forbid is kept as GNU Backgammon's ``import mat`` keeps it, and listed
+    in :attr:`MatFile.warnings`; with ``strict=True`` it raises
+    :class:`~bgcore.errors.MatFileError` instead.  Anything that cannot be
+    read (or replayed even so) raises it too.  ``dice`` (a seed, a dice
+    source or None) serves the games played on from where the file stops.
 
     >>> mat = read('''
     ...  3 point match
@@ -740,17 +995,27 @@ def read(text: str, *, dice: int | DiceSource | None = None) -> MatFile:
     ... ''')
     >>> mat.names, mat.match.game.doubled, mat.match.game.turn
     (('Ann', 'Ben'), True, 0)
-    >>> read(' 3 point match\\n Game 1\\n A : 0  B : 0\\n  1) 52: 24/20 13/8\\n')
+    >>> read(' 3 point match\\n Game 1\\n A : 0  B : 0\\n  1) 52: 24/20 13/8\\n', strict=True)
     Traceback (most recent call last):
     ...
     bgcore.errors.MatFileError: game 1, move 1, line 4: '24/20 13/8' is not a legal move with 5-2 in ...
+    >>> read(' 3 point match\\n Game 1\\n A : 0  B : 0\\n  1) 52: 24/20 13/8\\n').warnings[0].line
+    4
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a .mat file is read from a str, not {type(text).__name__}")
+    text = _text(source)
     lines = text.lstrip("\ufeff").splitlines()
-    length, start, tags, comments = _header(lines)
+    try:
+        length, start, tags, comments = _header(lines)
+    except MatFileError as exc:
+        if not isinstance(source, str) or "\n" in source or "\r" in source:
+            raise
+        # one line: a path, perhaps, that names no file
+        raise MatFileError(
+            f"{exc}; read() takes the file's text, or a path, and {source[:80]!r} names no file"
+        ) from None
+    notes = _Notes(strict)
     sections = _sections(lines, start)
-    parsed: list[tuple[_Section, tuple[int, int], tuple[str, str], list[_Item]]] = []
+    parsed: list[_Parsed] = []
     for section in sections:
         if section.score is None:
             raise MatFileError("the game has no score line", game=section.number, line=section.line)
@@ -761,7 +1026,7 @@ def read(text: str, *, dice: int | DiceSource | None = None) -> MatFile:
         items: list[_Item] = []
         move_no: int | None = None
         for number, raw_line in section.lines:
-            move_no, found = _parse_line(raw_line, number, move_no, section.number)
+            move_no, found = _parse_line(raw_line, number, move_no, section.number, notes)
             items.extend(found)
         score = (_int(m.group("s0")), _int(m.group("s1")))
         parsed.append((section, score, (m.group("n0"), m.group("n1")), items))
@@ -770,18 +1035,31 @@ def read(text: str, *, dice: int | DiceSource | None = None) -> MatFile:
         # gnubg writes no tag for it: a beaver in the file says they are allowed
         options["beavers"] = any(item.kind == "beaver" for *_, items in parsed for item in items)
     names = parsed[0][2] if parsed else ("", "")
+
+    def replay(extra: dict[str, object]) -> tuple[Match, list[MatWarning]]:
+        replaying = _Notes(strict)
+        match = _replay(parsed, length, {**options, **extra}, dice, replaying)
+        return match, sorted(notes.found + replaying.found, key=lambda w: w.line or 0)
+
+    # gnubg writes no tag for the Jacoby rule either (and plays money
+    # sessions with it unless told otherwise): a money session that does not
+    # replay cleanly without it is tried with it
+    jacoby_unknown = not length and "jacoby" not in options
     try:
-        match = _replay(parsed, length, options, dice)
+        match, warnings = replay({})
     except MatFileError:
-        if length or "jacoby" in options:
+        if not jacoby_unknown:
             raise
-        # gnubg writes no tag for the Jacoby rule either (and plays money
-        # sessions with it unless told otherwise): try the file with it
         try:
-            match = _replay(parsed, length, {**options, "jacoby": True}, dice)
+            match, warnings = replay({"jacoby": True})
         except MatFileError:
             pass
         else:
-            return MatFile(match, names, tags, "\n".join(comments))
+            return MatFile(match, names, tags, "\n".join(comments), tuple(warnings))
         raise
-    return MatFile(match, names, tags, "\n".join(comments))
+    if warnings and jacoby_unknown:
+        with contextlib.suppress(MatFileError):
+            again = replay({"jacoby": True})
+            if len(again[1]) < len(warnings):
+                match, warnings = again
+    return MatFile(match, names, tags, "\n".join(comments), tuple(warnings))

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise OSError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     try:
-        mat = matfile.read(text)
+        mat = matfile.read(text, strict=True)  # the command checks a file: it refuses what the rules forbid
     except MatFileError as exc:
         raise MatFileError(f"{args.file}: {exc}") from None
     match = mat.match
