@@ -82,7 +82,10 @@ def summary(match: Match) -> list[tuple[object, ...]]:
         for k, rec in enumerate(history):
             following = history[k + 1] if k + 1 < len(history) else None
             if rec.action is Action.RESIGN:
-                if following is not None and following.action is Action.ACCEPT:
+                # accepted, or the end of the game (Game.force, as a record has it)
+                if (following is None and game.result is not None) or (
+                    following is not None and following.action is Action.ACCEPT
+                ):
                     actions.append(("resign", rec.player, rec.kind))
             elif rec.action in (Action.ACCEPT, Action.REJECT):
                 continue

@@ -1,6 +1,8 @@
 """Jellyfish .mat files without gnubg: the layout, round trips of seeded
-random matches, tolerant reading, errors that name the game and the move,
-and junk that raises nothing but MatFileError."""
+random matches, tolerant reading, lenient reading of what the rules forbid
+(the corpus in tests/data/mat/, Game.force, a match started at a score),
+errors and warnings that name the game and the line, and junk that raises
+nothing but MatFileError."""
 
 from __future__ import annotations
 
@@ -8,15 +10,17 @@ import contextlib
 import datetime
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matplay
-from bgcore import Match, MatFileError, Outcome
-from bgcore.game import End
-from bgcore.matfile import read
+from bgcore import Game, IllegalActionError, IllegalMoveError, Match, MatFileError, Move, Outcome, Position
+from bgcore.game import Action, End
+from bgcore.ids import MatchId
+from bgcore.matfile import MatWarning, read
 
 # --- the layout --------------------------------------------------------------------
 
@@ -385,6 +389,266 @@ def test_read_takes_str() -> None:
         read(GOOD.encode())  # type: ignore[arg-type]
 
 
+# --- lenient reading: the corpus ------------------------------------------------------
+
+CORPUS = Path(__file__).parent / "data" / "mat"
+
+# Each file's warnings, checked by hand against the file: where (game, move,
+# line) and what.  Strict reading refuses the file at the first of them.
+IRREGULAR = {
+    "gnubg_export_clean.mat": [],
+    "xg_style_clean.mat": [],
+    "bgblitz_style_clean.mat": [],
+    "move_numbers.mat": [],
+    "fibs_resign_out_of_turn.mat": [
+        ("game 1, move 6, line 11", "player 0 resigns (the 'Wins' is in player 1's column), but player 1 is to act"),
+        ("game 2, move 4, line 19", "player 1 resigns (the 'Wins' is in player 0's column), but player 0 is to act"),
+        ("game 3, move 5, line 28", "player 1 resigns (the 'Wins' is in player 0's column), but player 0 is to act"),
+    ],
+    "fibs_odd_points.mat": [
+        ("game 1, move 7, line 12", "no resignation at cube 4 is worth 5 point(s); scored as a resigned gammon"),
+        ("game 2, line 15", "the score line says 0-5, but the games before make it 0-8; the game is played at"),
+        ("game 2, move 5, line 21", "no resignation at cube 2 is worth 16 point(s); scored as a resigned backgammon"),
+    ],
+    "fibs_one_point_100.mat": [
+        ("game 1, move 4, line 9", "no resignation at cube 1 is worth 100 point(s); scored as a resigned backgammon")
+    ],
+    "unplayed_rolls.mat": [
+        ("game 1, move 3, line 7", "no move is written for 32, which has 14 legal plays; the roll is left unplayed"),
+        ("game 1, move 5, line 9", "no move is written for 63, which has 37 legal plays; the roll is left unplayed"),
+    ],
+    "illegal_plays.mat": [
+        ("game 1, move 3, line 7", "'bar/23' is not a legal move with 2-1"),
+        ("game 1, move 6, line 10", "an illegal play is recorded; played as"),
+        ("game 1, move 9, line 13", "'bar/24' is not a legal move with 6-5"),
+    ],
+    "continued_match.mat": [
+        ("game 1, line 4", "the score line says 6-5, but the games before make it 0-0; the match starts there")
+    ],
+}
+
+
+def test_the_corpus_is_all_here() -> None:
+    assert sorted(path.name for path in CORPUS.glob("*.mat")) == sorted(IRREGULAR)
+    index = (CORPUS / "README.md").read_text()
+    assert all(f"`{name}`" in index for name in IRREGULAR)
+
+
+@pytest.mark.parametrize("name", sorted(IRREGULAR))
+def test_corpus_warnings_and_strict_refusal(name: str) -> None:
+    path = CORPUS / name
+    mat = read(path)
+    found = [str(w) for w in mat.warnings]
+    assert len(found) == len(IRREGULAR[name]), found
+    for warning, (where, what) in zip(found, IRREGULAR[name], strict=True):
+        assert warning.startswith(f"{where}: {what}"), warning
+    if not IRREGULAR[name]:
+        assert matplay.summary(read(path, strict=True).match) == matplay.summary(mat.match)
+        return
+    with pytest.raises(MatFileError) as info:
+        read(path, strict=True)
+    where, what = IRREGULAR[name][0]
+    assert str(info.value).startswith(f"{where}: {what.split(';')[0]}"), info.value
+    assert info.value.game is not None and info.value.line is not None
+
+
+def test_corpus_games_as_gnubg_scores_them() -> None:
+    """The results gnubg's import gives (checked against gnubg itself in
+    test_matfile_gnubg.py), for the irregular files."""
+    results = {
+        name: [(g.score, g.result.winner, g.result.points, g.result.end) for g in read(CORPUS / name).match.games]
+        for name in ("fibs_resign_out_of_turn.mat", "fibs_odd_points.mat", "fibs_one_point_100.mat")
+    }
+    assert results["fibs_resign_out_of_turn.mat"] == [
+        ((0, 0), 1, 1, End.RESIGNED),  # player 0 resigned after moving
+        ((0, 1), 0, 1, End.RESIGNED),  # the doubler resigned: the cube stays 1
+        ((1, 1), 0, 2, End.RESIGNED),  # a gammon, player 0 holding the dice
+        ((3, 1), 1, 2, End.RESIGNED),  # by the rules
+    ]
+    assert results["fibs_odd_points.mat"] == [((0, 0), 1, 8, End.RESIGNED), ((0, 5), 0, 6, End.RESIGNED)]
+    assert results["fibs_one_point_100.mat"] == [((0, 0), 0, 3, End.RESIGNED)]
+
+
+def test_warnings_are_small_frozen_values() -> None:
+    warning = read(CORPUS / "continued_match.mat").warnings[0]
+    assert warning == MatWarning(warning.message, 1, None, 4)
+    with pytest.raises(AttributeError):
+        warning.line = 5  # type: ignore[misc]
+
+
+def test_a_continued_match_starts_at_its_score() -> None:
+    match = read(CORPUS / "continued_match.mat").match
+    first, second = match.games
+    assert first.score == (6, 5) and first.crawford
+    assert second.score == (6, 6) and not second.crawford
+    assert match.winner == 0
+
+
+def test_an_unplayed_roll_passes_the_turn() -> None:
+    game = read(CORPUS / "unplayed_rolls.mat").match.games[0]
+    history = game.history
+    k = next(k for k, r in enumerate(history) if r.action is Action.MOVE and not r.move and k > 2)
+    assert history[k - 1].action is Action.ROLL and history[k - 1].dice == (3, 2)
+    assert history[k + 1].player != history[k].player  # the other player rolls next
+
+
+# --- Game.force --------------------------------------------------------------------
+
+
+def test_force_plays_a_move_the_rules_forbid() -> None:
+    game = Game(dice=1)
+    game.roll((6, 4))
+    before = game.position
+    game.force(Move([(24, 18)], (6, 4)))  # the 4 left unplayed
+    assert game.turn == 1 and game.dice is None
+    board = list(before.board)
+    board[24] -= 1
+    board[18] += 1
+    assert game.position.flip() == Position(board)
+    assert game.history[-1] == game.history[-1].__class__(0, Action.MOVE, move=Move([(24, 18)], (6, 4)))
+    game.undo()
+    assert game.position == before and game.dice == (6, 4)
+
+
+def test_force_records_hits_as_they_happen() -> None:
+    game = Game(dice=1)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.roll((2, 1))
+    game.force(Move([(24, 23), (6, 5)], (2, 1)))  # player 1; no blot on their 5... nor a hit
+    game.roll((6, 5))
+    board = game.position.board
+    assert board[2] == -1  # player 1's blot on 23, player 0's 2 point
+    game.force(Move([(8, 2)], (6, 5)))  # a step of six on a five-six: a hit all the same
+    assert game.history[-1].move is not None and game.history[-1].move.hits == (True,)
+    assert game.position.board[0] == 0 and game.position.board[25] == 1  # player 1 on the bar
+
+
+@pytest.mark.parametrize(
+    "steps,why",
+    [([(13, 6)], "13/6"), ([(12, 10)], "12/10"), ([(6, 1)], "6/1"), ([(8, 0)], "8/0")],
+)
+def test_force_refuses_what_cannot_be_played_at_all(steps: list[tuple[int, int]], why: str) -> None:
+    game = Game(dice=1)
+    game.roll((6, 5))
+    before = (game.position, game.history)
+    with pytest.raises(IllegalMoveError, match=why):
+        game.force(Move(steps, (6, 5)))  # 7 points; no checker; onto a made point; off from outside
+    assert (game.position, game.history) == before
+
+
+def test_force_bears_off_the_last_checker() -> None:
+    board = [0] * 26
+    board[2], board[12] = 1, -15  # player 0 has one checker left; player 1 has all 15 on their 13 point
+    state = MatchId(cube=1, cube_owner=None, player_on_roll=0, crawford=False, dice=None, match_length=0, score=(0, 0))
+    game = Game.from_ids(Position(board).position_id(), state.encode(), jacoby=False)
+    game.roll((1, 1))
+    game.force(Move([(2, 1)], (1, 1)))  # one step of four
+    assert game.result is None
+    game.roll((6, 5))
+    game.force(Move([(13, 7)], (6, 5)))
+    game.roll((3, 3))
+    game.force(Move([(1, 0)], (3, 3)))
+    assert game.result is not None and game.result.end is End.BORNE_OFF
+    assert (game.result.winner, game.result.kind, game.result.points) == (0, Outcome.GAMMON, 2)
+
+
+def test_force_ends_a_game_whoever_is_to_act() -> None:
+    game = Game(match_length=5, dice=1)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()  # player 1 to answer; player 0, the doubler, resigns
+    game.force(winner=1)
+    assert game.result is not None
+    assert (game.result.winner, game.result.points, game.result.cube, game.result.end) == (1, 1, 1, End.RESIGNED)
+    assert game.history[-1] == game.history[-1].__class__(0, Action.RESIGN, kind=Outcome.SINGLE)
+    assert not game.doubled and game.match_id() == Game(match_length=5).match_id()[:0] + game.match_id()
+    game.undo()
+    assert game.doubled and game.result is None
+    game.force(winner=0, kind="backgammon", points=5)  # as a record says
+    assert game.result is not None and (game.result.points, game.result.kind) == (5, Outcome.BACKGAMMON)
+
+
+@pytest.mark.parametrize(
+    "call,error",
+    [
+        (lambda g: g.force(winner=2), ValueError),
+        (lambda g: g.force(winner=True), ValueError),
+        (lambda g: g.force(winner=0, points=0), ValueError),
+        (lambda g: g.force(winner=0, kind="quadruple"), ValueError),
+        (lambda g: g.force(Move([], (6, 5)), winner=0), ValueError),
+        (lambda g: g.force("24/18"), TypeError),
+        (lambda g: g.force(Move([], (6, 5))), IllegalActionError),  # the dice are not rolled
+    ],
+)
+def test_force_refuses_bad_arguments(call: object, error: type[Exception]) -> None:
+    game = Game(dice=1)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    with pytest.raises(error):
+        call(game)  # type: ignore[operator]
+    assert len(game.history) == 2
+    game.force(winner=0)
+    with pytest.raises(IllegalActionError, match="over"):
+        game.force(winner=1)
+
+
+def test_force_wants_the_dice_it_plays() -> None:
+    game = Game(dice=1)
+    game.roll((3, 1))
+    with pytest.raises(IllegalMoveError, match="was played with 6-5"):
+        game.force(Move([(24, 18)], (6, 5)))
+
+
+# --- a match at a score ------------------------------------------------------------------
+
+
+def test_a_match_started_at_a_score() -> None:
+    match = Match(7, score=(6, 5), dice=1)
+    assert match.score == (6, 5) and match.game.crawford
+    match.game.roll((3, 1))
+    match.game.resign()
+    match.game.accept()
+    assert match.score == (6, 6) and match.new_game().score == (6, 6) and not match.game.crawford
+    with pytest.raises(ValueError, match="already won"):
+        Match(7, score=(7, 0))
+
+
+def test_a_new_game_at_a_score_a_record_gives() -> None:
+    match = Match(11, dice=1)
+    match.game.roll((3, 1))
+    match.game.resign()
+    match.game.accept()
+    assert match.new_game(score=(0, 5)).score == (0, 5) and match.score == (0, 5)
+    match.game.roll((3, 1))
+    match.game.resign("gammon")
+    match.game.accept()
+    assert match.score == (0, 7)
+    with pytest.raises(ValueError):
+        match.new_game(score=(11, 0))
+    assert len(match.games) == 2
+
+
+# --- reading a path -----------------------------------------------------------------------
+
+
+def test_read_takes_a_path(tmp_path: Path) -> None:
+    path = tmp_path / "game.mat"
+    path.write_bytes(GOOD.replace("Ben", "Bén").encode("latin-1"))  # a Windows program's file
+    assert read(path).names == ("Ann", "Bén")
+    assert Match.from_mat(str(path)).score == matplay.scripted().score
+    assert Match.from_mat(path, strict=True).score == matplay.scripted().score
+
+
+def test_a_path_that_names_no_file(tmp_path: Path) -> None:
+    with pytest.raises(MatFileError, match=r"read\(\) takes the file's text, or a path, and 'nowhere.mat' names no"):
+        Match.from_mat("nowhere.mat")
+    with pytest.raises(FileNotFoundError):
+        read(tmp_path / "nowhere.mat")
+    with pytest.raises(TypeError, match="not int"):
+        read(3)  # type: ignore[arg-type]
+
+
 # --- junk --------------------------------------------------------------------------
 
 REAL = [matplay.random_match(length, seed, max_games=3).to_mat(("Al", "Bo")) for length, seed in [(3, 1), (0, 2)]]
@@ -392,9 +656,10 @@ FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 
 
 def survives(text: str) -> None:
-    """Reading either works or raises MatFileError; nothing else."""
-    with contextlib.suppress(MatFileError):
-        read(text)
+    """Reading, lenient or strict, either works or raises MatFileError; nothing else."""
+    for strict in (False, True):
+        with contextlib.suppress(MatFileError):
+            read(text, strict=strict)
 
 
 @FUZZ

@@ -6,7 +6,9 @@ cube action and resignation, winners, points and scores.  gnubg's own
 export of what it imported (``export match mat``) must be our file byte for
 byte from the `` N point match`` line on, and read back with ``from_mat``
 into the same games.  Matches that gnubg itself records (both sides played
-through its commands) must read back as gnubg holds them.
+through its commands) must read back as gnubg holds them.  Every file of
+the corpus (tests/data/mat/, irregular ones included) must read into the
+games gnubg's import makes of it: winner, points and score of each.
 """
 
 from __future__ import annotations
@@ -64,10 +66,13 @@ def command(*lines: str) -> None:
             gnubg.command(line)
 
 
+CORPUS = sorted((Path(__file__).parent / "data" / "mat").glob("*.mat"))
+
+
 def gnubg_import(text: str, folder: Path, *, jacoby: bool = False, beavers: bool = False) -> tuple[dict[str, Any], str]:
     """gnubg's match after importing ``text``, and gnubg's export of it."""
     source, exported = folder / "in.mat", folder / "out.mat"
-    source.write_text(text)
+    source.write_text(text, encoding="utf-8")
     exported.unlink(missing_ok=True)
     command(
         f"set jacoby {'on' if jacoby else 'off'}",
@@ -309,3 +314,46 @@ def test_we_read_what_gnubg_records(length: int, seed: int, tmp_path: Path) -> N
     assert len(mat.match.games) == len(held["games"])
     if length and held["match-info"]["result"]:
         assert mat.match.winner == (0 if held["match-info"]["result"] < 0 else 1)
+
+
+# --- the corpus: irregular files read as gnubg's import reads them ------------------------
+
+
+def gnubg_results(held: dict[str, Any]) -> list[tuple[object, ...]]:
+    """Each game's score, and its winner and points (None while it goes on), as gnubg holds them."""
+    out: list[tuple[object, ...]] = []
+    for game in held["games"]:
+        info = game["info"]
+        won = None if info.get("winner") is None else (0 if info["winner"] == "X" else 1, info["points-won"])
+        out.append(((info["score-X"], info["score-O"]), won))
+    return out
+
+
+def our_results(match: Match) -> list[tuple[object, ...]]:
+    return [(g.score, None if g.result is None else (g.result.winner, g.result.points)) for g in match.games]
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda path: path.name)
+def test_corpus_reads_as_gnubg_imports_it(path: Path, tmp_path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    held, _ = gnubg_import(text, tmp_path)
+    match = read(path).match
+    assert our_results(match) == gnubg_results(held)
+    last = held["games"][-1]["info"]
+    final = [last["score-X"], last["score-O"]]
+    if last.get("winner") is not None:
+        final[0 if last["winner"] == "X" else 1] += last["points-won"]
+    assert match.score == tuple(final)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda path: path.name)
+def test_corpus_written_back_reads_the_same(path: Path, tmp_path: Path) -> None:
+    """bgcore's to_mat of what it read: gnubg and bgcore read the same games back."""
+    mat = read(path)
+    ours = mat.match.to_mat(mat.names)
+    held, _ = gnubg_import(ours, tmp_path)
+    assert gnubg_results(held) == our_results(mat.match)
+    again = read(ours)
+    assert our_results(again.match) == our_results(mat.match)
+    # a resignation out of turn or an illegal play is still one when written back
+    assert len(again.warnings) <= len(mat.warnings)

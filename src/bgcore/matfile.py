@@ -209,14 +209,14 @@ def _write_game(out: list[str], number: int, game: Game, names: tuple[str, str])
             text = " Takes"
         elif rec.kind == "drop":
             text = " Drops" + ("\n      " if i & 1 else " " * 23) + _wins(rec.points)
-        else:  # resign: "Wins" in the winner's column
-            across = (i & 1) ^ rolled
+        else:  # resign: "Wins" in the winner's column, on a line of its own if that column is taken
+            line_open = bool(i & 1) or rolled  # (a roll alone leaves its line open)
             if rec.player == 1:
-                text = ("\n" if across else "") + "      " + _wins(rec.points) + "\n"
-            elif i & 1:
-                text = (" " if across else " " * 24) + _wins(rec.points) + "\n"
-            else:
-                text = (" " if across else " " * 34) + _wins(rec.points) + "\n"
+                text = ("\n" if line_open else "") + "      " + _wins(rec.points) + "\n"
+            elif i & 1:  # the right column of the open line: after a move, or a roll alone
+                text = (" " * 24 if rolled else " ") + _wins(rec.points) + "\n"
+            else:  # player 1's roll alone may hold the right column (a resignation out of turn)
+                text = ("\n" if rolled else "") + " " * 34 + _wins(rec.points) + "\n"
         if i == 0 and rec.kind in ("move", "dice") and rec.player == 1:
             # player 1 won the opening roll: the left column stays empty.
             # (gnubg does this for a move only, and writes an opening roll not
@@ -442,10 +442,10 @@ def _parse_item(piece: str, column: int, line: int, move_no: int | None, game: i
         dice = (int(m.group(1)), int(m.group(2)))
         illegal = _ILLEGAL.fullmatch(text)
         if illegal or "illegal" in text.lower():
-            if notes.strict or not illegal or illegal.group(1) is None:
-                odd(f"an illegal play is recorded ({piece!r}); bgcore replays legal moves only", "passed over")
+            if not illegal or illegal.group(1) is None:  # (gnubg records nothing of it)
+                odd(f"an illegal play is recorded ({piece!r}) without its position", "passed over, as gnubg does")
                 return None
-            return _Item("roll", column, line, move_no, dice=dice, illegal=illegal.group(1))
+            return _Item("roll", column, line, move_no, dice=dice, text=piece, illegal=illegal.group(1))
         if _NO_MOVE.fullmatch(text):
             text = ""
         return _Item("roll", column, line, move_no, dice=dice, text=text)
@@ -744,6 +744,8 @@ class _Replay:
         Snowie writes it): the player's checkers go where it puts them."""
         game = self.game
         assert item.illegal is not None and game.dice is not None
+        if self.notes.strict:
+            raise self.error(item, f"an illegal play is recorded ({item.text!r}); bgcore replays legal moves only")
         try:
             after, seen_by = _snowie_position(item.illegal, game.position.checkers)
         except ValueError as exc:
