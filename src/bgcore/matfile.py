@@ -1,12 +1,11 @@
 """Jellyfish ``.mat`` match files: the plain-text match records that GNU
-Backgammon, eXtreme Gammon and BGBlitz import and export.
+Backgammon, eXtreme Gammon, BGBlitz and the backgammon servers write.
 
 :func:`write` (also :meth:`bgcore.Match.to_mat`) writes a match the way GNU
 Backgammon's ``export match mat`` does, byte for byte from the ``N point
 match`` line on; :func:`read` (also :meth:`bgcore.Match.from_mat`) reads one
-back and replays every game through the rules, so that an illegal move, a
-score that does not add up or a double the rules forbid raises
-:class:`~bgcore.errors.MatFileError` naming the game and the move.
+back, from its text or its path, and replays every game.  The format is
+described in the games guide (docs/guides/games.md, "Match files").
 
 >>> from bgcore import Match
 >>> match = Match(1, dice=3)
@@ -30,61 +29,58 @@ score that does not add up or a double the rules forbid raises
 >>> again.score, again.winner, [str(r.move) for r in again.game.history if r.move is not None]
 ((0, 1), 1, ['13/11 13/8', '24/23 13/9'])
 
-The file's format, as GNU Backgammon writes it:
-
-- optional comment lines first (``; [Site "..."]``, ``; [Event "..."]``,
-  ``; [Round "..."]``, ``; [EventDate "YYYY.MM.DD"]``, ``; [Variation "..."]``,
-  ``; [Transcriber "..."]``, then free comments), a blank line and
-  `` N point match`` (``0`` for a money session);
-- for each game `` Game N``, the score before it (`` Name : score`` for each
-  player, the first padded to 31 characters), then numbered lines of two
-  columns, player 0 left and player 1 right: a roll and its move (``52: 13/11
-  13/8``, each single-die step on its own, highest point first, 25 for the
-  bar, 0 for off, ``*`` on a hit), `` Doubles => 2``, `` Takes``, `` Drops``,
-  `` Beavers => 4``; the left column is 27 characters wide after ``NNN) ``;
-- ``Wins N point(s)`` in the winner's column once a game is over: N is the
-  cube times 1, 2 or 3 for a game borne off or resigned (before the Jacoby
-  rule), the cube before the double for a drop.  For a drop in the left
-  column it stands on the drop's own line (gnubg reads a ``Wins`` line after
-  a lone ``Drops`` there as a resignation), below a drop in the right column;
-  a resignation is nothing but that line.  gnubg writes no ``and the match``
-  and no mark for the Crawford game (its import finds that game from the
-  scores).
-
-Reading is more tolerant: blank and comment lines anywhere, other column
-widths, ``bar``/``Bar``/``off``, ``24/13`` or ``13/7(2)``, missing or
-misplaced stars, XG's ``Cannot Move``, ``Wins N points and the match``, a
-game without its ``Wins`` line (the next score tells how it ended), the
+Reading takes a file as GNU Backgammon's ``import mat`` takes it: column
+widths, move numbers, ``bar``/``off``, ``24/13`` or ``13/7(2)``, stars,
+XG's ``Cannot Move`` and ``???``, ``and the match``, comments anywhere, a
+game without its ``Wins`` line (the next score tells how it ended), and XG's
 ``; [Crawford "Off"]``, ``; [Jacoby "On"]``, ``; [Beaver "On"]`` and ``;
-[CubeLimit "N"]`` tags of eXtreme Gammon.  Without those tags a money
-session is read with beavers when the file has one, and with the Jacoby
-rule when the scores need it.
+[CubeLimit "N"]`` tags (without them a money session is read with beavers
+when it has one, and with the Jacoby rule when the scores need it).
 
-What the format cannot say: a rejected resignation (it is left out), a
-resignation by a player who is not to act (bgcore's :class:`Game` has none),
-raccoons, illegal plays.  gnubg's import plays a roll's only play even when
-the file says the player resigned instead, so a resignation after rolling a
-lost turn or a forced move is written with that play (and read back as the
-resignation with the dice rolled).  A file that stops right after a roll
-leaves that roll to be played, unless it has no legal play: then the lost
-turn is played, as gnubg does.
+It keeps what the rules forbid but servers write, where gnubg keeps it,
+and lists each in :attr:`MatFile.warnings` (a :class:`MatWarning`: what,
+the game, the move and the line): a resignation by the player who is not
+to act, or for points that are no single game, gammon or backgammon times
+the cube (gnubg rounds the points over the cube up to one of them:
+``Wins 100 points`` at cube 1 is a resigned backgammon, 3 points); a roll
+written without its move though it has plays (the turn passes unplayed);
+a move the rules forbid, and Snowie's ``Illegal play (...)`` (played as
+written, by :meth:`~bgcore.Game.force`); a first game at a score other
+than 0-0 (a match continued from elsewhere) or a score line that does not
+follow from the games before (the game is played at it); takes and drops
+with no double, games after the match is over, pieces that cannot be read
+(passed over).  ``strict=True`` refuses all of these with a
+:class:`~bgcore.errors.MatFileError` naming the game, the move and the line.
+
+What the format cannot say: a rejected resignation (it is left out) and
+raccoons.  gnubg's import plays a roll's only play even when the file says
+the player resigned instead, so a resignation after rolling a lost turn or
+a forced move is written with that play (and read back as the resignation
+with the dice rolled).  A file that stops right after a roll leaves that
+roll to be played, unless it has no legal play: then the lost turn is
+played, as gnubg does.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ._matlines import Item as _Item
+from ._matlines import Parsed as _Parsed
+from ._matlines import Section as _Section
+from ._matlines import gnubg_moves as _gnubg_moves
+from ._matlines import header as _header
+from ._matlines import options as _options
+from ._matlines import parse_games
+from ._matlines import snowie_position as _snowie_position
 from .errors import MatFileError
 from .game import Action, DiceSource, End, Game, Record
 from .match import Match
 from .move import Move
-from .notation import parse_notation
 from .position import Outcome, Position
 
 __all__ = ["MatFile", "MatWarning", "read", "write"]
@@ -143,7 +139,7 @@ def _records(game: Game) -> list[_Rec]:
                 move = following.move
                 k += 1
             elif following is not None and following.action is Action.RESIGN:
-                plays = board.legal_moves()
+                plays = list(board.legal_moves())
                 if len(plays) == 1 and board.position.play(plays[0]).result() is None:
                     move = plays[0]
             if move is None:
@@ -359,55 +355,7 @@ class MatFile:
     warnings: tuple[MatWarning, ...] = ()
 
 
-_HEADER_RE = re.compile(r"\s*(\d+)\s+[Pp]oint\s+[Mm]atch\b")
-_TAG_RE = re.compile(r'\[\s*([A-Za-z][\w ]*?)\s+"(.*)"\s*\]')
-_GAME_RE = re.compile(r"\s*Game\s+(\d+)\s*", re.IGNORECASE)
-_SCORE_RE = re.compile(r"\s*(?P<n0>[^:]*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*")
-_NUMBER_RE = re.compile(r"\s*(\d+)\)")
-_START_RE = re.compile(r"(?<![\w/*])(?:[1-6][1-6]:|(?i:doubles?|beavers?|raccoons?|takes?|drops?|passes|wins?)\b)")
-_ROLL_ITEM = re.compile(r"([1-6])([1-6]):(.*)", re.DOTALL)
-_ILLEGAL = re.compile(r"illegal\s+play\s*(?:\((.*))?", re.IGNORECASE | re.DOTALL)
-_CUBE_ITEM = re.compile(r"(doubles?|beavers?)(?:\s*=>?\s*(\d+))?", re.IGNORECASE)
-_TAKE_ITEM = re.compile(r"takes?", re.IGNORECASE)
-_DROP_ITEM = re.compile(r"drops?|passes", re.IGNORECASE)
-_WINS_ITEM = re.compile(r"wins?\s+(\d+)\s+points?(\s+and\s+the\s+match)?\s*\.?", re.IGNORECASE)
-_NO_MOVE = re.compile(r"cannot\s+move|\?+", re.IGNORECASE)
-_VARIANTS = {
-    "backgammon": "standard",
-    "standard": "standard",
-    "nackgammon": "nackgammon",
-    "hypergammon": "hypergammon",
-    "hypergammon (3)": "hypergammon",
-}
-_OFF = ("off", "no", "false", "0")
 _KINDS = {Outcome.SINGLE: "single game", Outcome.GAMMON: "gammon", Outcome.BACKGAMMON: "backgammon"}
-
-
-def _int(digits: str) -> int:
-    """A number of the file; absurdly long ones (which Python would refuse to
-    convert) become 10**9, which no check accepts."""
-    return int(digits) if len(digits) <= 9 else 10**9
-
-
-@dataclass(frozen=True)
-class _Item:
-    kind: str  # roll, double, beaver, take, drop, wins
-    column: int
-    line: int
-    move_no: int | None
-    dice: tuple[int, int] = (0, 0)
-    text: str = ""
-    value: int | None = None
-    and_match: bool = False
-    illegal: str | None = None  # a roll's "Illegal play (...)": Snowie's position after it
-
-
-@dataclass
-class _Section:
-    number: int
-    line: int
-    score: tuple[int, str] | None = None
-    lines: list[tuple[int, str]] = field(default_factory=list)
 
 
 class _Notes:
@@ -432,113 +380,6 @@ class _Notes:
             self.found.append(MatWarning(why, game, move, line))
 
 
-def _parse_item(piece: str, column: int, line: int, move_no: int | None, game: int, notes: _Notes) -> _Item | None:
-    def odd(why: str, then: str) -> None:
-        notes.odd(why, then, game=game, move=move_no, line=line)
-
-    m = _ROLL_ITEM.fullmatch(piece)
-    if m:
-        text = m.group(3).strip()
-        dice = (int(m.group(1)), int(m.group(2)))
-        illegal = _ILLEGAL.fullmatch(text)
-        if illegal or "illegal" in text.lower():
-            if not illegal or illegal.group(1) is None:  # (gnubg records nothing of it)
-                odd(f"an illegal play is recorded ({piece!r}) without its position", "passed over, as gnubg does")
-                return None
-            return _Item("roll", column, line, move_no, dice=dice, text=piece, illegal=illegal.group(1))
-        if _NO_MOVE.fullmatch(text):
-            text = ""
-        return _Item("roll", column, line, move_no, dice=dice, text=text)
-    m = _CUBE_ITEM.fullmatch(piece)
-    if m:
-        kind = "beaver" if m.group(1).lower().startswith("beaver") else "double"
-        return _Item(kind, column, line, move_no, value=_int(m.group(2)) if m.group(2) else None)
-    if _TAKE_ITEM.fullmatch(piece):
-        return _Item("take", column, line, move_no)
-    if _DROP_ITEM.fullmatch(piece):
-        return _Item("drop", column, line, move_no)
-    m = _WINS_ITEM.fullmatch(piece)
-    if m:
-        return _Item("wins", column, line, move_no, value=_int(m.group(1)), and_match=bool(m.group(2)))
-    if piece.lower().startswith("raccoon"):
-        raise MatFileError("raccoons are not supported", game=game, move=move_no, line=line)
-    odd(f"cannot read {piece!r}", "passed over, as gnubg does")
-    return None
-
-
-def _parse_line(raw: str, line: int, last_move: int | None, game: int, notes: _Notes) -> tuple[int | None, list[_Item]]:
-    """The items of one line of a game, each with its column; and the move number."""
-    m = _NUMBER_RE.match(raw)
-    base = m.end() if m else 0
-    move_no = _int(m.group(1)) if m else last_move
-    if m and not raw[base:].strip():
-        return move_no, []  # a move number alone ("24)"): nothing was played
-    starts = [found.start() for found in _START_RE.finditer(raw, base)]
-    why = None
-    if not starts or raw[base : starts[0]].strip():
-        why = f"cannot read {raw.strip()!r}"
-    elif len(starts) > 2:
-        why = f"more than two columns in {raw.strip()!r}"
-    # The left column starts right after "N) " (or near the margin on a line
-    # without a number), the right one some 30 characters further.
-    first_right = bool(starts) and (starts[0] - base > 10 if m else starts[0] >= 15)
-    if why is None and first_right and len(starts) == 2:
-        why = f"cannot tell the columns of {raw.strip()!r}"
-    if why is not None:
-        notes.odd(why, "the line is passed over", game=game, move=move_no, line=line)
-        return move_no, []
-    ends = [*starts[1:], len(raw)]
-    items = []
-    for k, (start, end) in enumerate(zip(starts, ends, strict=True)):
-        item = _parse_item(raw[start:end].strip(), 1 if (k or first_right) else 0, line, move_no, game, notes)
-        if item is not None:
-            items.append(item)
-    return move_no, items
-
-
-def _options(tags: dict[str, str], length: int) -> dict[str, object]:
-    """Match options from eXtreme Gammon's and gnubg's header tags."""
-    options: dict[str, object] = {}
-    lowered = {key.strip().lower(): value.strip() for key, value in tags.items()}
-    variation = lowered.get("variation")
-    if variation is not None:
-        variant = _VARIANTS.get(variation.lower())
-        if variant is None:
-            raise MatFileError(f"the {variation!r} variation is not supported")
-        options["variant"] = variant
-    if length and "crawford" in lowered:
-        options["crawford"] = lowered["crawford"].lower() not in _OFF
-    if not length:
-        for tag, option in (("jacoby", "jacoby"), ("beaver", "beavers")):
-            if tag in lowered:
-                options[option] = lowered[tag].lower() not in _OFF
-    if "cubelimit" in lowered:
-        try:
-            limit = _int(lowered["cubelimit"].strip())
-        except ValueError:
-            raise MatFileError(f"cannot read the cube limit {lowered['cubelimit']!r}") from None
-        options["max_cube"] = limit
-    return options
-
-
-def _atoi(text: str) -> int:
-    """C's atoi, as gnubg reads Snowie's numbers: a leading integer, else 0."""
-    found = re.match(r"\s*([-+]?\d{1,9})", text)
-    return int(found.group(1)) if found else 0
-
-
-def _snowie_position(text: str, checkers: int) -> tuple[Position, int]:
-    """The board of a Snowie position (``Illegal play (...)``: 40 fields
-    separated by ';', the board seen from the player of field 4), and that
-    player."""
-    fields = text.split(";")
-    if len(fields) < 40:
-        raise ValueError(f"Snowie's position has 40 fields, not {len(fields)}")
-    numbers = [_atoi(f) for f in fields[:40]]
-    board = [-abs(numbers[37]), *numbers[13:37], abs(numbers[12])]
-    return Position(board, checkers=checkers), int(numbers[4] != 0)
-
-
 def _steps_between(before: Position, after: Position) -> list[tuple[int, int]]:
     """Steps of the player on roll that take ``before`` to ``after`` (both
     seen from that player): their checkers paired highest first, a journey
@@ -557,39 +398,6 @@ def _steps_between(before: Position, after: Position) -> list[tuple[int, int]]:
             src -= hop
         steps.append((src, dst))
     return steps
-
-
-def _gnubg_moves(text: str, dice: tuple[int, int], position: Position) -> list[Move]:
-    """The moves gnubg's import would try for ``text`` that is no legal play
-    of ``dice`` as written: a single step of both dice split over a point
-    free of opposing checkers (the rest of the text dropped), or the steps
-    as written, a double's long steps cut into single dice."""
-    try:
-        steps = [(src, dst) for src, dst, _ in parse_notation(text)]
-    except ValueError:
-        return []
-    if not steps:
-        return []
-    first, second = dice
-    tries: list[list[tuple[int, int]]] = []
-    if first != second:
-        src, dst = steps[0]
-        if src - dst == first + second:
-            tries += [[(src, src - d), (src - d, dst)] for d in (first, second) if position.board[src - d] >= 0]
-        tries.append(steps)
-    else:
-        cut: list[tuple[int, int]] = []
-        for src, dst in steps:
-            while src - dst > first:
-                cut.append((src, src - first))
-                src -= first
-            cut.append((src, dst))
-        tries.append(sorted(cut, key=lambda step: -step[0]))
-    moves = []
-    for tried in tries:
-        with contextlib.suppress(ValueError):  # more than four steps
-            moves.append(Move(tried, dice))
-    return moves
 
 
 class _Replay:
@@ -853,108 +661,47 @@ def _finish_from_score(match: Match, number: int, section: _Section, score: tupl
         ) from None
 
 
-def _header(lines: list[str]) -> tuple[int, int, dict[str, str], list[str]]:
-    """The match length, the index of the line after it, the tags and the comments."""
-    tags: dict[str, str] = {}
-    comments: list[str] = []
-    for index, raw in enumerate(lines):
-        stripped = raw.strip()
-        if stripped[:1] in (";", "#"):
-            body = stripped[1:].strip()
-            m = _TAG_RE.fullmatch(body)
-            if m:
-                tags[m.group(1)] = m.group(2)
-            else:
-                comments.append(body)
-            continue
-        m = _HEADER_RE.match(raw)
-        if m:
-            length = _int(m.group(1))
-            if length > 32767:
-                raise MatFileError(f"a match of {length} points is longer than 32767", line=index + 1)
-            return length, index + 1, tags, comments
-    raise MatFileError("no ' N point match' line: not a .mat match file")
-
-
-def _sections(lines: list[str], start: int) -> list[_Section]:
-    sections: list[_Section] = []
-    for index in range(start, len(lines)):
-        raw = lines[index]
-        stripped = raw.strip()
-        if not stripped or stripped[0] in ";#":
-            continue
-        m = _GAME_RE.fullmatch(raw)
-        if m:
-            number = _int(m.group(1))
-            if number != len(sections) + 1:
-                raise MatFileError(f"'Game {number}' where game {len(sections) + 1} should come", line=index + 1)
-            sections.append(_Section(number, index + 1))
-        elif not sections:
-            raise MatFileError(f"expected 'Game 1', found {stripped!r}", line=index + 1)
-        elif sections[-1].score is None:
-            sections[-1].score = (index + 1, raw)
-        else:
-            sections[-1].lines.append((index + 1, raw))
-    return sections
-
-
-_Parsed = tuple[_Section, tuple[int, int], tuple[str, str], list[_Item]]
-
-
 def _replay(
     parsed: list[_Parsed], length: int, options: dict[str, object], dice: int | DiceSource | None, notes: _Notes
 ) -> Match:
-    """The match the parsed games make, replayed through the rules."""
-    start = (0, 0) if notes.strict or not parsed else parsed[0][1]
-    try:
-        match = Match(length, dice=dice, score=start, **options)  # type: ignore[arg-type]
-    except ValueError as exc:
-        raise MatFileError(f"cannot set up the match: {exc}") from None
+    """The match the parsed games make, replayed; lenient reading plays each
+    game at its score line's score, as gnubg does."""
+    match: Match | None = None
     for k, (section, score, _, items) in enumerate(parsed):
         assert section.score is not None
         where = {"game": section.number, "line": section.score[0]}
-        have = match.score
-        if not k and score != (0, 0):
-            notes.odd(
-                f"the score line says {score[0]}-{score[1]}, but the games before make it 0-0",
-                "the match starts there, as gnubg takes it (a match continued from elsewhere)",
-                **where,
-            )
-        if k:
+        if match is not None:
             if not match.game.is_over():
                 _finish_from_score(match, section.number, section, score, notes)
-                have = match.score
             if match.is_over():
+                have = match.score
+                why = f"the match was over after game {k} ({have[0]}-{have[1]})"
                 notes.odd(
-                    f"the match was over after game {k} ({have[0]}-{have[1]})",
-                    "the games after it are passed over, as gnubg does",
-                    game=section.number,
-                    line=section.line,
+                    why, "the games after it are passed over, as gnubg does", game=section.number, line=section.line
                 )
                 break
-            if notes.strict or score == have:
-                match.new_game()
-            elif length and max(score) >= length:
-                notes.odd(
-                    f"the score line says {score[0]}-{score[1]}: the match is over",
-                    "this game and those after it are passed over, as gnubg does",
-                    **where,
-                )
+        have = (0, 0) if match is None else match.score
+        if score != have:
+            if length and max(score) >= length:
+                why = f"the score line says {score[0]}-{score[1]}: the match is over"
+                notes.odd(why, "this game and those after it are passed over, as gnubg does", **where)
                 break
-            else:
-                notes.odd(
-                    f"the score line says {score[0]}-{score[1]}, but the games before make it {have[0]}-{have[1]}",
-                    "the game is played at the score line's score, as gnubg does",
-                    **where,
-                )
-                match.new_game(score=score)
-        if score != match.game.score:
-            have = match.game.score
-            raise MatFileError(
-                f"the score line says {score[0]}-{score[1]}, but the games before make it {have[0]}-{have[1]}", **where
-            )
+            then = "the match starts there (continued from elsewhere)" if match is None else "the game is played at it"
+            why = f"the score line says {score[0]}-{score[1]}, but the games before make it {have[0]}-{have[1]}"
+            notes.odd(why, then + ", as gnubg does", **where)
+        if match is None:
+            match = _new_match(length, options, dice, score)
+        else:
+            match.new_game(score=score)
         _Replay(match, section.number, items, last=k == len(parsed) - 1, notes=notes).run()
-    return match
+    return _new_match(length, options, dice, (0, 0)) if match is None else match
+
+
+def _new_match(length: int, options: dict[str, object], dice: int | DiceSource | None, score: tuple[int, int]) -> Match:
+    try:
+        return Match(length, dice=dice, score=score, **options)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise MatFileError(f"cannot set up the match: {exc}") from None
 
 
 def _text(source: str | os.PathLike[str]) -> str:
@@ -1016,22 +763,7 @@ def read(source: str | os.PathLike[str], *, dice: int | DiceSource | None = None
             f"{exc}; read() takes the file's text, or a path, and {source[:80]!r} names no file"
         ) from None
     notes = _Notes(strict)
-    sections = _sections(lines, start)
-    parsed: list[_Parsed] = []
-    for section in sections:
-        if section.score is None:
-            raise MatFileError("the game has no score line", game=section.number, line=section.line)
-        line, raw = section.score
-        m = _SCORE_RE.fullmatch(raw)
-        if not m or not m.group("n0") or not m.group("n1"):
-            raise MatFileError(f"cannot read the score line {raw.strip()!r}", game=section.number, line=line)
-        items: list[_Item] = []
-        move_no: int | None = None
-        for number, raw_line in section.lines:
-            move_no, found = _parse_line(raw_line, number, move_no, section.number, notes)
-            items.extend(found)
-        score = (_int(m.group("s0")), _int(m.group("s1")))
-        parsed.append((section, score, (m.group("n0"), m.group("n1")), items))
+    parsed = parse_games(lines, start, notes)
     options = _options(tags, length)
     if not length and "beavers" not in options:
         # gnubg writes no tag for it: a beaver in the file says they are allowed
@@ -1046,22 +778,20 @@ def read(source: str | os.PathLike[str], *, dice: int | DiceSource | None = None
     # gnubg writes no tag for the Jacoby rule either (and plays money
     # sessions with it unless told otherwise): a money session that does not
     # replay cleanly without it is tried with it
-    jacoby_unknown = not length and "jacoby" not in options
-    try:
-        match, warnings = replay({})
-    except MatFileError:
-        if not jacoby_unknown:
-            raise
+    tries: list[dict[str, object]] = [{}] if length or "jacoby" in options else [{}, {"jacoby": True}]
+    best: tuple[Match, list[MatWarning]] | None = None
+    refused: MatFileError | None = None
+    for extra in tries:
         try:
-            match, warnings = replay({"jacoby": True})
-        except MatFileError:
-            pass
-        else:
-            return MatFile(match, names, tags, "\n".join(comments), tuple(warnings))
-        raise
-    if warnings and jacoby_unknown:
-        with contextlib.suppress(MatFileError):
-            again = replay({"jacoby": True})
-            if len(again[1]) < len(warnings):
-                match, warnings = again
-    return MatFile(match, names, tags, "\n".join(comments), tuple(warnings))
+            found = replay(extra)
+        except MatFileError as exc:
+            refused = refused or exc
+            continue
+        if best is None or len(found[1]) < len(best[1]):
+            best = found
+        if not best[1]:
+            break
+    if best is None:
+        assert refused is not None
+        raise refused
+    return MatFile(best[0], names, tags, "\n".join(comments), tuple(best[1]))
