@@ -89,8 +89,7 @@ def summary(match: Match) -> list[tuple[object, ...]]:
                     actions.append(("resign", rec.player, rec.kind))
             elif rec.action in (Action.ACCEPT, Action.REJECT):
                 continue
-            elif rec.action is Action.MOVE:
-                assert rec.move is not None
+            elif rec.action is Action.MOVE:  # (no move: a turn passed unrolled, by Game.force)
                 actions.append(("move", rec.player, rec.move))
             else:
                 actions.append((rec.action.value, rec.player, rec.dice))

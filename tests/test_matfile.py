@@ -328,12 +328,13 @@ def test_errors_name_game_and_move(old: str, new: str, where: str | None, why: s
 # the first warning, or the error it meets further on.
 LENIENT = {
     "not a legal move": "not a legal move with 6-2 in Position.from_position_id('4HPhQSCwZ/ABMA'); not even playable",
-    "score line says 0-2": "the game is played at the score line's score, as gnubg does",
+    "score line says 0-2": "the game is played at it, as gnubg does",
     "worth 2 point(s), not 3": "passed over, as gnubg does",
     "player 0 won": "passed over, as gnubg does",
     "game 3 ends without a result": "game 3 ends without a 'Wins' line: its result is the score's",
     "'13/11 13/7* 6/4 4/2 13/7*' is not a legal": "not even playable as written: the roll is left unplayed",
     "illegal play": "the illegal play's position: Snowie's position has 40 fields, not 1; the roll is left unplayed",
+    "player 1 is to act": "player 1's turn is missing; it passes unplayed, as gnubg does",
 }
 STILL_REFUSED = {  # lenient reading refuses these too, where the file stops making sense
     "more than two": "game 1, move 5, line 10: the cube goes to 2, not 4",
@@ -407,7 +408,7 @@ IRREGULAR = {
     ],
     "fibs_odd_points.mat": [
         ("game 1, move 7, line 12", "no resignation at cube 4 is worth 5 point(s); scored as a resigned gammon"),
-        ("game 2, line 15", "the score line says 0-5, but the games before make it 0-8; the game is played at"),
+        ("game 2, line 15", "the score line says 0-5, but the games before make it 0-8; the game is played at it"),
         ("game 2, move 5, line 21", "no resignation at cube 2 is worth 16 point(s); scored as a resigned backgammon"),
     ],
     "fibs_one_point_100.mat": [
@@ -591,6 +592,32 @@ def test_force_refuses_bad_arguments(call: object, error: type[Exception]) -> No
     game.force(winner=0)
     with pytest.raises(IllegalActionError, match="over"):
         game.force(winner=1)
+
+
+def test_force_passes_a_turn_the_record_leaves_out() -> None:
+    game = Game(dice=1)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    before = game.position
+    game.force()  # player 1's turn is missing from the record
+    assert (game.turn, game.on_roll, game.dice) == (0, 0, None)
+    assert game.position == before.flip()
+    assert game.history[-1] == game.history[-1].__class__(1, Action.MOVE)
+    game.undo()
+    assert game.turn == 1 and game.position == before
+    with pytest.raises(IllegalActionError, match="not begun"):
+        Game(dice=1).force()
+
+
+def test_a_resignation_before_the_opening_roll_is_passed_over() -> None:
+    text = " 3 point match\n\n Game 1\n A : 0                          B : 0\n      Wins 1 point\n"
+    mat = read(text)
+    assert mat.match.game.result is None and mat.match.game.opening
+    assert [str(w) for w in mat.warnings] == [
+        "game 1, line 5: a resignation before the opening roll; passed over, as gnubg does"
+    ]
+    with pytest.raises(MatFileError, match="game 1, line 5: a resignation before the opening roll"):
+        read(text, strict=True)
 
 
 def test_force_wants_the_dice_it_plays() -> None:

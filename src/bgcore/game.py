@@ -543,7 +543,9 @@ class Game:
         their checker or onto two or more opposing checkers raises
         :class:`~bgcore.IllegalMoveError`.  The empty move passes the turn
         unplayed.  Recorded as the player's :attr:`Action.MOVE`, its hits as
-        they happened.
+        they happened.  ``force()`` before the roll: the player on roll's turn
+        passes unrolled (a turn the record leaves out, as gnubg reads one),
+        recorded as a :attr:`Action.MOVE` with no move.
 
         ``force(winner=0 or 1, kind=..., points=...)``: the game ends at
         once, whoever is to act and whatever offer waits: the other player
@@ -578,10 +580,16 @@ class Game:
             result = GameOutcome(winner, points, outcome, End.RESIGNED, s.cube)
             self._push(Record(1 - winner, Action.RESIGN, kind=outcome), doubled=False, resigned=None, outcome=result)
             return
+        if s.doubled or s.resigned is not None or s.opening or self.variant == "acey-deucey":
+            raise IllegalActionError("cannot force a move: an offer waits, the game has not begun, or acey-deucey")
+        other = 1 - s.on_roll
+        if move is None and s.dice is None:  # a turn the record leaves out
+            self._push(Record(s.on_roll, Action.MOVE), position=s.position.flip(), on_roll=other, turn=other)
+            return
         if not isinstance(move, Move):
-            raise TypeError(f"force() takes a Move or a winner, not {type(move).__name__}")
-        if s.dice is None or s.doubled or s.resigned is not None or self.variant == "acey-deucey":
-            raise IllegalActionError("cannot force a move: the dice are not rolled, an offer waits, or acey-deucey")
+            raise TypeError(f"force() takes a Move, a winner or nothing, not {type(move).__name__}")
+        if s.dice is None:
+            raise IllegalActionError("cannot force a move: the dice are not rolled")
         if move.dice != check_dice(s.dice):
             raise IllegalMoveError(f"{move} was played with {move.dice[0]}-{move.dice[1]}, not {s.dice[0]}-{s.dice[1]}")
         board = list(s.position.board)  # the mover's view: slot 25 their bar, slot 0 the opponent's
@@ -606,7 +614,6 @@ class Game:
                 outcome=self._outcome(s.on_roll, over.outcome, End.BORNE_OFF, s.cube, s.cube_owner),
             )
             return
-        other = 1 - s.on_roll
         self._push(record, position=after, dice=None, on_roll=other, turn=other)
 
     def undo(self) -> Record:

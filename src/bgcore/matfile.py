@@ -43,17 +43,19 @@ the game, the move and the line): a resignation by the player who is not
 to act, or for points that are no single game, gammon or backgammon times
 the cube (gnubg rounds the points over the cube up to one of them:
 ``Wins 100 points`` at cube 1 is a resigned backgammon, 3 points); a roll
-written without its move though it has plays (the turn passes unplayed);
-a move the rules forbid, and Snowie's ``Illegal play (...)`` (played as
-written, by :meth:`~bgcore.Game.force`); a first game at a score other
-than 0-0 (a match continued from elsewhere) or a score line that does not
-follow from the games before (the game is played at it); takes and drops
-with no double, games after the match is over, pieces that cannot be read
-(passed over).  ``strict=True`` refuses all of these with a
+written without its move though it has plays, or a turn left out (the
+turn passes unplayed); a move the rules forbid, and Snowie's ``Illegal
+play (...)`` (played as written, by :meth:`~bgcore.Game.force`); a first
+game at a score other than 0-0 (a match continued from elsewhere) or a
+score line that does not follow from the games before (the game is played
+at it); a resignation before the opening roll, takes and drops with no
+double, games after the match is over, pieces that cannot be read (passed
+over).  ``strict=True`` refuses all of these with a
 :class:`~bgcore.errors.MatFileError` naming the game, the move and the line.
 
-What the format cannot say: a rejected resignation (it is left out) and
-raccoons.  gnubg's import plays a roll's only play even when the file says
+What the format cannot say: a rejected resignation (it is left out),
+raccoons, a roll left unplayed that had a single play (gnubg's import
+plays it).  gnubg's import plays a roll's only play even when the file says
 the player resigned instead, so a resignation after rolling a lost turn or
 a forced move is written with that play (and read back as the resignation
 with the dice rolled).  A file that stops right after a roll leaves that
@@ -151,6 +153,8 @@ def _records(game: Game) -> list[_Rec]:
             if result is not None:  # accepted, or forced (a pending one is not recorded)
                 points = int(result.kind) * result.cube if following is not None else result.points
                 out.append(_Rec("resign", rec.player, points=points))
+        elif rec.action is Action.MOVE:  # a turn passed unrolled (Game.force): gnubg's import passes it too
+            board.force()
         elif rec.action is Action.DROP:
             assert result is not None
             out.append(_Rec("drop", rec.player, points=result.points))
@@ -438,16 +442,19 @@ class _Replay:
             raise self.error(item, f"{what} is in player {item.column}'s column, but player {self.game.turn} is to act")
 
     def ready(self, item: _Item) -> None:
-        """Lenient: a roll or a double in the column of the player who has
-        not rolled, the other having rolled and not moved: that turn passes
-        unplayed (gnubg's import turns the board to the new player); a
-        player who rolls again drops the roll not played."""
+        """Lenient: a roll or a double in the column of the player not on
+        roll passes the turn of the player on roll, unplayed (gnubg's import
+        turns the board to the player of the record); a player who rolls
+        again drops the roll not played."""
         game = self.game
-        if self.notes.strict or game.dice is None:
+        if self.notes.strict or game.doubled or game.opening:
             return
-        if game.on_roll != item.column:
-            game.force(Move([], game.dice))
-        elif item.kind == "roll":
+        if game.dice is None and game.on_roll != item.column:
+            self.odd(item, f"player {game.on_roll}'s turn is missing", "it passes unplayed, as gnubg does")
+            game.force()
+        elif game.dice is not None and game.on_roll != item.column:
+            game.force(Move([], game.dice))  # (noted at the roll)
+        elif game.dice is not None and item.kind == "roll":
             self.odd(item, f"player {item.column} rolls again", "the roll not played is dropped, as gnubg does")
             game.undo()
 
@@ -602,8 +609,9 @@ class _Replay:
                 game.drop()
                 return
             why = f"a resignation of {points} points when a double is offered"
-        elif game.opening:
-            why = "a resignation before the opening roll"
+        elif game.opening:  # (gnubg's import takes no notice of it)
+            self.odd(item, "a resignation before the opening roll", "passed over, as gnubg does")
+            return
         else:
             history = game.history
             if game.turn != loser and history and history[-1].action is Action.MOVE and history[-1].player == loser:
