@@ -148,8 +148,9 @@ def test_round_trip(length: int, seed: int, finish: bool, options: dict[str, obj
     text = match.to_mat(("Alice", "Bob"))
     mat = read(text)
     again = mat.match
-    assert mat.names == ("Alice", "Bob")
+    assert mat.names == ("Alice", "Bob") and mat.warnings == ()  # nothing the rules forbid
     assert matplay.summary(again) == matplay.summary(match)
+    assert matplay.summary(read(text, strict=True).match) == matplay.summary(match)
     assert again.score == match.score and again.is_over() == match.is_over()
     assert again.to_mat(("Alice", "Bob")) == text
 
