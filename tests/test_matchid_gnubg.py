@@ -49,9 +49,12 @@ def gnubg_dicts(m: MatchId, dice: tuple[int, int] | None = None) -> tuple[dict[s
     """gnubg's cubeinfo and posinfo dicts for ``m`` (``dice`` as rolled, if given)."""
     owner = -1 if m.cube_owner is None else m.cube_owner
     # gnubg.cubeinfo refuses a score at the match length (it has no match equity there), zeroes
-    # the score in money play and sets jacoby by its own rules: the dict gets the values under test
+    # the score in money play and sets jacoby by its own rules; with a cube far above the match
+    # (256 in a 31-point match) it reads its match equity table out of bounds and may crash:
+    # it gets a cube of 1 and a live score, and the dict the values under test
     playing = tuple(min(s, m.match_length - 1) for s in m.score) if m.match_length else m.score
-    ci = dict(gnubg.cubeinfo(m.cube, owner, m.player_on_roll, m.match_length, playing, int(m.crawford), 0))
+    ci = dict(gnubg.cubeinfo(1, owner, m.player_on_roll, m.match_length, playing, int(m.crawford), 0))
+    ci["cube"] = m.cube
     ci["score"] = m.score
     ci["jacoby"] = int(m.jacoby)
     rolled = dice or m.dice or (0, 0)
