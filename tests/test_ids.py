@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -107,6 +111,14 @@ def test_position_id_with_sixteen_checkers() -> None:
         "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:-1:0:0:0:10",  # negative score
         "XGID=Ab----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",  # bottom checker on top's bar
         "XGID=-bB---E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",  # 17 checkers
+        "XGID=-b----E-C---eE---c-e----B-:13:0:1:00:0:0:0:0:10",  # a cube of 8192: gnubg refuses it
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:13",  # a cube limit of 8192
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:4:0:10",  # flags beyond Crawford/Jacoby and beavers
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:32768:0:0:0:10",  # a score no ID carries
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:32768:10",  # a match longer than a Game plays
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:010000",  # six digits
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:1_0",  # Python's int() reads it; no XGID has it
+        "XGID=-b----E-C---eE---c-e----B-:٣:0:1:00:0:0:0:0:10",  # an Arabic-Indic 3, int() reads that too
     ],
 )
 def test_bad_xgids(bad: str) -> None:
@@ -158,3 +170,53 @@ def test_fuzz_xgid_boards(chars: list[str], turn: str) -> None:
     except InvalidPositionError:
         return
     assert Position.from_xgid(pos.xgid()) == pos
+
+
+def test_xgid_exponents_up_to_gnubgs_cube_limit() -> None:
+    """gnubg's largest cube is 4096 (2**12): its XGID reader takes a cube
+    exponent of 12 and refuses 13 (tests/test_game_gnubg.py asks it)."""
+    top = XGID.parse("XGID=-b----E-C---eE---c-e----B-:12:1:1:00:0:0:0:0:12")
+    assert (top.cube_exponent, top.max_cube) == (12, 12)
+    with pytest.raises(InvalidPositionError, match="cube exponent 13 is outside 0-12"):
+        XGID.parse("XGID=-b----E-C---eE---c-e----B-:13:1:1:00:0:0:0:0:10")
+
+
+def refused_quickly(call: str, error: str, message: str) -> None:
+    """``call`` (a statement, bgcore's names imported) raises ``error`` with
+    ``message`` in its text, within a second.  It runs in a child process, so
+    that a regression (Python raising 2 to a 12-digit power) fails the test
+    instead of hanging or swamping the test run."""
+    code = textwrap.dedent(
+        f"""
+        import time
+        from bgcore import Game, Position
+        from bgcore.errors import *
+        from bgcore.ids import XGID, MatchId
+        start = time.perf_counter()
+        try:
+            {call}
+        except {error} as exc:
+            print(f"{{time.perf_counter() - start:.6f}} {{exc}}")
+        else:
+            print("no error")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seconds, _, text = done.stdout.strip().partition(" ")
+    assert seconds != "no", f"{call} raised nothing"
+    assert float(seconds) < 1.0 and message in text, done.stdout
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        ('XGID.parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:999999999999")', "at most 5 digits"),
+        ('XGID.parse("XGID=-b----E-C---eE---c-e----B-:999999999999:0:1:00:0:0:0:0:10")', "at most 5 digits"),
+        ('XGID.parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:99999")', "limit exponent 99999"),
+        ('XGID.parse("XGID=-b----E-C---eE---c-e----B-:99999:0:1:00:0:0:0:0:10")', "cube exponent 99999"),
+        ('Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:" + "9" * 5000)', "5 digits"),
+    ],
+)
+def test_hostile_xgid_fields_are_refused_at_once(call: str, message: str) -> None:
+    refused_quickly(call, "InvalidPositionError", message)

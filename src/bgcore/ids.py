@@ -49,6 +49,7 @@ __all__ = [
     "parse_gnubg_id",
     "MAX_MATCH_LENGTH",
     "MAX_CUBE",
+    "CUBE_LIMIT",
 ]
 
 Board = tuple[int, ...]  # 26 ints, see the module docstring
@@ -137,6 +138,16 @@ def decode_position_id(position_id: str) -> tuple[int, ...]:
 
 
 _XGID_POS_RE = re.compile(r"[-A-Oa-o]{26}")
+# A number field of an XGID: a few ASCII digits, so that no field can make a huge integer.
+_XGID_NUMBER_RE = re.compile(r"-?[0-9]{1,5}")
+
+CUBE_LIMIT = 1 << 12
+"""The largest cube a game is played with: gnubg's ``MAX_CUBE`` (4096). gnubg
+doubles no further, and its XGID reader refuses a cube exponent above 12."""
+
+_CUBE_EXPONENT_LIMIT = CUBE_LIMIT.bit_length() - 1
+_MAX_XGID_LENGTH = 32767  # the longest match a Game plays
+_MAX_SCORE = (1 << 15) - 1  # a 15-bit field: a money session's running total, or a finished match's score
 
 
 @dataclass(frozen=True)
@@ -145,6 +156,10 @@ class XGID:
 
     ``board`` is always seen from the player on roll (whatever ``turn`` says);
     the other fields are kept as written, in XG's bottom/top terms.
+    ``cube_exponent`` and ``max_cube`` are powers of two, 0 to 12 (the cube
+    goes up to :data:`CUBE_LIMIT`, 4096; gnubg reads no larger one); the other
+    numbers have at most 5 digits, so that a hostile XGID builds no huge
+    integer.
 
     >>> x = XGID.parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
     >>> x.dice, x.board[6], x.board[24]
@@ -185,22 +200,36 @@ class XGID:
         pos = fields[0]
         if not _XGID_POS_RE.fullmatch(pos):
             raise InvalidPositionError(f"an XGID's first field is 26 characters of '-', A-O and a-o: {pos!r}")
-        try:
-            nums = [int(f) for f in fields[1:4]] + [int(f) for f in fields[5:10]]
-        except ValueError:
-            raise InvalidPositionError(f"an XGID's fields 2-4 and 6-10 are integers: {text!r}") from None
-        cube, cube_pos, turn, s_bottom, s_top, cj, length, max_cube = nums
+        numbers = fields[1:4] + fields[5:10]
+        if not all(_XGID_NUMBER_RE.fullmatch(f) for f in numbers):
+            raise InvalidPositionError(f"an XGID's fields 2-4 and 6-10 are integers of at most 5 digits: {text!r}")
+        cube, cube_pos, turn, s_bottom, s_top, cj, length, max_cube = (int(f) for f in numbers)
         dice = fields[4]
-        if not 0 <= cube <= 15:
-            raise InvalidPositionError(f"XGID cube exponent {cube} is outside 0-15")
+        # Exponents are bounded before anything raises 2 to them.
+        if not 0 <= cube <= _CUBE_EXPONENT_LIMIT:
+            raise InvalidPositionError(
+                f"XGID cube exponent {cube} is outside 0-{_CUBE_EXPONENT_LIMIT} (the cube is at most {CUBE_LIMIT})"
+            )
+        if not 0 <= max_cube <= _CUBE_EXPONENT_LIMIT:
+            raise InvalidPositionError(
+                f"XGID cube limit exponent {max_cube} is outside 0-{_CUBE_EXPONENT_LIMIT}"
+                f" (the cube is at most {CUBE_LIMIT})"
+            )
         if cube_pos not in (-1, 0, 1):
             raise InvalidPositionError(f"XGID cube position {cube_pos} is not -1, 0 or 1")
         if turn not in (-1, 1):
             raise InvalidPositionError(f"XGID turn {turn} is not 1 or -1")
         if not (dice in ("00", "D", "B", "R") or re.fullmatch(r"[1-6]{2}", dice)):
             raise InvalidPositionError(f"XGID dice {dice!r} are not 00, D, B, R or two digits 1-6")
-        if min(s_bottom, s_top, cj, length, max_cube) < 0:
-            raise InvalidPositionError(f"XGID scores, flags and lengths cannot be negative: {text!r}")
+        if not 0 <= cj <= 3:
+            raise InvalidPositionError(
+                f"XGID Crawford/Jacoby flags {cj} are not 0-3 (bit 0 Crawford or Jacoby, bit 1 beavers)"
+            )
+        if not 0 <= length <= _MAX_XGID_LENGTH:
+            raise InvalidPositionError(f"XGID match length {length} is outside 0-{_MAX_XGID_LENGTH}")
+        for name, points in (("bottom", s_bottom), ("top", s_top)):
+            if not 0 <= points <= _MAX_SCORE:
+                raise InvalidPositionError(f"XGID {name} player's score {points} is outside 0-{_MAX_SCORE}")
         bottom = [0] * 26  # signed counts in the bottom player's numbering, + = bottom
         for i, ch in enumerate(pos):
             if ch != "-":
@@ -250,7 +279,6 @@ MAX_MATCH_LENGTH = 64
 MAX_CUBE = 1 << 15
 """The largest cube a Match ID holds (its log2 has 4 bits)."""
 
-_MAX_MONEY_SCORE = (1 << 15) - 1  # a 15-bit field: the points won so far in a money session
 
 # (name, first bit, width): the 9-byte key read as one little-endian integer; bits 67-71 are unused.
 _MATCH_KEY_LAYOUT: tuple[tuple[str, int, int], ...] = (
@@ -435,7 +463,7 @@ class MatchId:
         scores = _pair("score", score)
         if length == 0:
             for n in scores:
-                _in_range("a money score", n, 0, _MAX_MONEY_SCORE)
+                _in_range("a money score", n, 0, _MAX_SCORE)
             if crawford:
                 raise InvalidMatchIdError("money play has no Crawford game")
         else:
