@@ -57,6 +57,29 @@ KNOWN_IDS: list[tuple[str, MatchId]] = [
         "cAwAAPD/BwAA",
         MatchId(player_on_roll=1, game_state=GameState.DROPPED, score=(32767, 0)),
     ),
+    # written by gnubg 1.1.0a16 in play: player 1 doubled, player 0 beavered: the cube is 2,
+    # player 0's, and player 1 (on roll) answers
+    (
+        "QRkAAAAAAAAE",
+        MatchId(cube=2, cube_owner=0, player_on_roll=1, turn=1, double_offered=True, jacoby=False),
+    ),
+]
+
+# gnubg writes the real score at the end of a match, past the length, and its
+# reader (MatchFromID) refuses it: these are checked against gnubg's writer only.
+FINAL_IDS: list[tuple[str, MatchId]] = [
+    # a 1-point match: player 0 wins the opening 64 and resigns a gammon (the brief of issue 27)
+    (
+        "MEMzAAAAEAAE",
+        MatchId(
+            game_state=GameState.RESIGNED,
+            turn=0,
+            resignation=Resignation.GAMMON,
+            dice=(6, 4),
+            match_length=1,
+            score=(0, 2),
+        ),
+    ),
 ]
 
 # (field, first bit, width): what gnubg's manual and matchid.c say, checked here and against gnubg.
@@ -99,23 +122,27 @@ def match_ids(draw: st.DrawFn) -> MatchId:
     """Any valid MatchId: every field over its whole range, money play and matches."""
     length = draw(st.sampled_from([0, 0, 1, 2, 3, 5, 7, 9, 11, 17, 25, MAX_MATCH_LENGTH]) | st.integers(0, 64))
     state = draw(st.sampled_from(GameState))
+    cube = 1 << draw(st.integers(0, 15))
+    resignation = draw(st.sampled_from(Resignation))
     if length:
         score = [draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1))]
         if state in (GameState.OVER, GameState.RESIGNED, GameState.DROPPED) and draw(st.booleans()):
-            score[draw(st.integers(0, 1))] = length
+            # the winner of the last game: up to what the game was worth past the length
+            times = {GameState.DROPPED: 1, GameState.RESIGNED: int(resignation) or 3}.get(state, 3)
+            score[draw(st.integers(0, 1))] = draw(st.integers(length, min(length - 1 + times * cube, 2**15 - 1)))
         crawford = draw(st.booleans())
     else:
         score = [draw(st.integers(0, 2**15 - 1)), draw(st.integers(0, 2**15 - 1))]
         crawford = False
     return MatchId(
-        cube=1 << draw(st.integers(0, 15)),
+        cube=cube,
         cube_owner=draw(st.sampled_from([None, 0, 1])),
         player_on_roll=draw(st.integers(0, 1)),
         crawford=crawford,
         game_state=state,
         turn=draw(st.none() | st.integers(0, 1)),
         double_offered=draw(st.booleans()),
-        resignation=draw(st.sampled_from(Resignation)),
+        resignation=resignation,
         dice=draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
         match_length=length,
         score=tuple(score),
@@ -284,8 +311,8 @@ def test_any_key_is_read_or_refused(key: int) -> None:
         (id_of(0b11 << 4 | 1 << 8 | 65 << 21), "match length 65"),
         (id_of(0b11 << 4 | 1 << 8 | 32767 << 21), "match length 32767"),
         (id_of(0b11 << 4 | 1 << 8 | 1 << 7), "no Crawford game"),  # Crawford in money play
-        (id_of(0b11 << 4 | 1 << 8 | 7 << 21 | 8 << 36), "score 8 is outside 0-7"),
-        (id_of(0b11 << 4 | 1 << 8 | 7 << 21 | 9 << 51), "score 9 is outside 0-7"),
+        (id_of(0b11 << 4 | 1 << 8 | 7 << 21 | 8 << 36), "score 8 is outside 0-6"),
+        (id_of(0b11 << 4 | 1 << 8 | 7 << 21 | 9 << 51), "score 9 is outside 0-6"),
         (id_of(0b11 << 4 | 1 << 8 | 7 << 21 | 7 << 36), "finished game"),  # 7-0 while playing
         (id_of(0b11 << 4 | 2 << 8 | 7 << 21 | 7 << 36 | 7 << 51), "finished game"),  # 7-7
     ],
@@ -300,6 +327,43 @@ def test_match_ids_that_gnubg_writes_at_the_end_of_a_match() -> None:
     m = MatchId(game_state=GameState.OVER, match_length=7, score=(7, 3))
     assert MatchId.decode(m.encode()) == m
     assert MatchId(game_state=GameState.DROPPED, match_length=5, score=(0, 5)).score == (0, 5)
+    for text, match in FINAL_IDS:
+        assert MatchId.decode(text) == match and match.encode() == text
+
+
+@pytest.mark.parametrize("length", [1, 3, 7, 64])
+@pytest.mark.parametrize("cube", [1, 4, MAX_CUBE])
+@pytest.mark.parametrize(
+    ("state", "resignation", "times"),
+    [
+        (GameState.OVER, Resignation.NONE, 3),  # borne off: a backgammon at most
+        (GameState.DROPPED, Resignation.NONE, 1),  # the cube before the double
+        (GameState.RESIGNED, Resignation.SINGLE, 1),
+        (GameState.RESIGNED, Resignation.GAMMON, 2),
+        (GameState.RESIGNED, Resignation.BACKGAMMON, 3),
+    ],
+)
+def test_the_exact_bounds_of_a_finished_games_score(
+    length: int, cube: int, state: GameState, resignation: Resignation, times: int
+) -> None:
+    """The winner had at most length - 1 and won at most ``times`` the cube;
+    the loser stays below the length; the field holds 15 bits."""
+    top = min(length - 1 + times * cube, 2**15 - 1)
+    fields = dict(game_state=state, resignation=resignation, cube=cube, match_length=length)
+    for winner in (0, 1):
+        score = [length - 1, length - 1]
+        score[winner] = top
+        m = MatchId(**fields, score=tuple(score))  # type: ignore[arg-type]
+        assert MatchId.decode(m.encode()) == m
+        if top < 2**15 - 1:
+            score[winner] = top + 1
+            with pytest.raises(InvalidMatchIdError, match=f"score {top + 1} is outside 0-{top}"):
+                MatchId(**fields, score=tuple(score))  # type: ignore[arg-type]
+        score[1 - winner] = length  # both at the length
+        with pytest.raises(InvalidMatchIdError, match="only the winner"):
+            MatchId(**fields, score=(length, length))  # type: ignore[arg-type]
+    with pytest.raises(InvalidMatchIdError, match="only the winner of a finished game reaches it"):
+        MatchId(game_state=GameState.PLAYING, match_length=length, score=(length, 0))
 
 
 def test_unused_bits_are_ignored() -> None:
@@ -332,7 +396,9 @@ def test_unused_bits_are_ignored() -> None:
         {"score": (0, 2**15)},
         {"crawford": True},  # money play
         {"match_length": 5, "score": (5, 0)},  # the game is still on
-        {"match_length": 5, "score": (6, 0), "game_state": GameState.OVER},
+        {"match_length": 5, "score": (8, 0), "game_state": GameState.OVER},  # 4 + 3 at most
+        {"match_length": 5, "score": (0, 7), "game_state": GameState.RESIGNED, "resignation": 2},  # 4 + 2
+        {"match_length": 5, "score": (0, 10), "game_state": GameState.DROPPED, "cube": 4},  # 4 + 4
         {"match_length": 5, "score": (5, 5), "game_state": GameState.OVER},
         {"jacoby": 3},
     ],

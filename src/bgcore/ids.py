@@ -323,6 +323,20 @@ class Resignation(IntEnum):
 _FINISHED = (GameState.OVER, GameState.RESIGNED, GameState.DROPPED)
 
 
+def _most_points(length: int, state: GameState, cube: int, resignation: Resignation) -> int:
+    """The highest score a player may have in a Match ID of a ``length``-point match.
+
+    gnubg writes the real score once a game is over: its winner, below the
+    length before it, gains the cube times 1 (a dropped double), the
+    resignation's 1-3 (a resignation) or at most 3 (borne off), within the
+    field's 15 bits.  While a game is on, every score is below the length.
+    """
+    if state not in _FINISHED:
+        return length - 1
+    times = {GameState.DROPPED: 1, GameState.RESIGNED: int(resignation) or 3}.get(state, 3)
+    return min(length - 1 + times * cube, _MAX_SCORE)
+
+
 def _index(name: str, value: object) -> int:
     try:
         return operator.index(value)  # type: ignore[arg-type]
@@ -373,9 +387,11 @@ class MatchId:
       ``MatchId`` keeps them that way (``(1, 3)`` is stored as ``(3, 1)``).
     - ``match_length``: 0 for money play, else 1 to :data:`MAX_MATCH_LENGTH`;
       ``score``: the points of players 0 and 1. In a match a score stays below
-      the length, except that a finished game (``OVER``, ``RESIGNED``,
-      ``DROPPED``) may have brought its winner to it; in money play the
-      scores are the session's totals, up to 2**15 - 1.
+      the length while a game is on; once it is over (``OVER``, ``RESIGNED``,
+      ``DROPPED``) gnubg writes its winner's real score, which may pass the
+      length by what the game was worth: at most ``length - 1 + 3 * cube``
+      (``+ cube`` for a drop, ``+ resignation * cube`` for a resignation).
+      In money play the scores are the session's totals, up to 2**15 - 1.
     - ``jacoby``: the Jacoby rule is in effect (the ID stores its negation in
       bit 66). gnubg writes True for a money game under its default settings
       and False in a match, which is the default here.
@@ -467,11 +483,12 @@ class MatchId:
             if crawford:
                 raise InvalidMatchIdError("money play has no Crawford game")
         else:
+            top = _most_points(length, state, cube, resign)
             for player, n in enumerate(scores):
-                if not 0 <= n <= length:
-                    raise InvalidMatchIdError(f"player {player}'s score {n} is outside 0-{length}")
-            reached = [n == length for n in scores]
-            if all(reached) or (any(reached) and state not in _FINISHED):
+                if not 0 <= n <= top:
+                    why = "" if state in _FINISHED or n < length else ": only the winner of a finished game reaches it"
+                    raise InvalidMatchIdError(f"player {player}'s score {n} is outside 0-{top}{why}")
+            if min(scores) >= length:
                 raise InvalidMatchIdError(
                     f"score {scores} in a {length}-point match: only the winner of a finished game reaches the length"
                 )
