@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bgcore import Game, IllegalActionError, IllegalMoveError, Outcome, Position
-from bgcore.game import Action, End
+from bgcore.game import MAX_AUTOMATIC_DOUBLES, Action, End
+from bgcore.ids import CUBE_LIMIT
+from test_ids import refused_quickly
 
 
 def opened(**options: object) -> Game:
@@ -132,6 +134,63 @@ def test_max_cube_caps_doubles() -> None:
         game.double()
     with pytest.raises(ValueError, match="power of two"):
         Game(max_cube=3)
+
+
+def test_the_cube_stops_at_gnubgs_limit() -> None:
+    """gnubg's MAX_CUBE, 4096, is the cap without max_cube, and max_cube's
+    largest value; gnubg allows at most 12 automatic doubles (set.c)."""
+    top = Game.from_ids("4HPwATDgc/ABMA:CwEAAAAAAAAE")  # player 0 owns a 2048-cube
+    assert (top.cube, top.cube_owner, top.max_cube) == (2048, 0, None)
+    top.double()
+    top.take()
+    assert top.cube == 4096 == CUBE_LIMIT
+    top.roll((6, 5))
+    top.play("24/13")
+    assert Action.DOUBLE not in top.legal_actions()
+    with pytest.raises(IllegalActionError, match="limit \\(4096\\)"):
+        top.double()
+    assert Game(max_cube=4096).max_cube == 4096
+    with pytest.raises(ValueError, match="power of two from 1 to 4096"):
+        Game(max_cube=8192)
+    assert Game(automatic_doubles=MAX_AUTOMATIC_DOUBLES).automatic_doubles == 12
+    with pytest.raises(ValueError, match="automatic_doubles must be an int from 0 to 12"):
+        Game(automatic_doubles=13)
+
+
+def test_automatic_doubles_stop_at_their_count_and_at_the_cube_limit() -> None:
+    class Ties:
+        def __init__(self, ties: int) -> None:
+            self.rolls = [(k % 6 + 1, k % 6 + 1) for k in range(ties)] + [(2, 4)]
+
+        def roll(self) -> tuple[int, int]:
+            return self.rolls.pop(0)
+
+    assert Game(dice=Ties(20), automatic_doubles=12).roll() == (4, 2)
+    for ties, options, cube in [
+        (20, {"automatic_doubles": 12}, 4096),
+        (3, {"automatic_doubles": 12}, 8),
+        (20, {"automatic_doubles": 12, "max_cube": 16}, 16),
+    ]:
+        game = Game(dice=Ties(ties), **options)  # type: ignore[arg-type]
+        game.roll()
+        assert game.cube == cube and game.cube_owner is None
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        ('Game.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:999999999999")', "ValueError", "5 digits"),
+        ('Game.from_xgid("XGID=-b----E-C---eE---c-e----B-:999999999999:0:1:00:0:0:0:0:10")', "ValueError", "5 digits"),
+        ('Game.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:99999")', "ValueError", "99999"),
+        ("Game(automatic_doubles=10**12)", "ValueError", "from 0 to 12"),
+        ("Game(max_cube=2**(10**6))", "ValueError", "power of two from 1 to 4096"),
+        ("Game(max_cube=2**64 + 1)", "ValueError", "power of two from 1 to 4096"),
+        ("Game(match_length=5, score=(10**5000, 0))", "ValueError", "an integer of 16610 bits-0 has already won"),
+        ("Game(match_length=10**5000)", "ValueError", "not an integer of 16610 bits"),
+    ],
+)
+def test_hostile_counts_and_exponents_are_refused_at_once(call: str, error: str, message: str) -> None:
+    refused_quickly(call, error, message)
 
 
 def test_no_double_in_the_crawford_game() -> None:

@@ -26,6 +26,7 @@ from bgcore.ids import (
     gnubg_id,
     parse_gnubg_id,
 )
+from test_ids import refused_quickly
 
 START = "4HPwATDgc/ABMA"
 
@@ -521,3 +522,17 @@ def test_gnubg_id_checks_both_parts() -> None:
         gnubg_id(START, "MIEHAAAAAAAA")
     with pytest.raises(TypeError):
         gnubg_id(None, MatchId())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        ("MatchId(cube=2**(10**6))", "not an integer of 1000001 bits"),
+        ("MatchId(score=(2**(10**6), 0))", "a money score an integer of 1000001 bits is outside 0-32767"),
+        ("MatchId(match_length=7, score=(0, 10**5000))", "score an integer of 16610 bits is outside 0-6"),
+        ("MatchId(match_length=-(10**5000))", "match_length an integer of 16610 bits is outside 0-64"),
+    ],
+)
+def test_huge_integers_are_refused_at_once(call: str, message: str) -> None:
+    """Python will not print an integer of more than 4300 digits: the message gives its size."""
+    refused_quickly(call, "InvalidMatchIdError", message)

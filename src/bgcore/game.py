@@ -36,12 +36,26 @@ from typing import Protocol, runtime_checkable
 from . import met
 from .dice import Dice
 from .errors import IllegalActionError, IllegalMoveError, InvalidMatchIdError, InvalidPositionError
-from .ids import XGID, GameState, MatchId, Resignation, decode_position_id, encode_position_id, parse_gnubg_id
+from .ids import (
+    CUBE_LIMIT,
+    XGID,
+    GameState,
+    MatchId,
+    Resignation,
+    _brief,
+    decode_position_id,
+    encode_position_id,
+    parse_gnubg_id,
+)
 from .move import Move, check_dice
 from .position import LegalMoves, Outcome, Position
 from .rules import VARIANTS
 
-__all__ = ["Action", "DiceSource", "End", "Game", "GameOutcome", "Record"]
+__all__ = ["Action", "DiceSource", "End", "Game", "GameOutcome", "Record", "MAX_AUTOMATIC_DOUBLES"]
+
+#: The most automatic doubles a game allows: gnubg's limit, which takes the
+#: cube to its largest value (:data:`bgcore.ids.CUBE_LIMIT`, 4096 = 2**12).
+MAX_AUTOMATIC_DOUBLES = CUBE_LIMIT.bit_length() - 1
 
 #: Variants a game can be played in; tabla starts as standard.  In
 #: acey-deucey (:mod:`bgcore.acey`) every checker starts off the board, the
@@ -170,22 +184,31 @@ class Game:
         if variant not in GAME_VARIANTS:
             raise ValueError(f"unknown variant {variant!r}; choose from {', '.join(GAME_VARIANTS)}")
         if isinstance(match_length, bool) or not isinstance(match_length, int) or not 0 <= match_length <= 32767:
-            raise ValueError(f"match_length must be 0 (money) or 1-32767 points, not {match_length!r}")
+            raise ValueError(f"match_length must be 0 (money) or 1-32767 points, not {_brief(match_length)}")
         try:
             s0, s1 = score
         except (TypeError, ValueError):
-            raise ValueError(f"score is a pair of points, not {score!r}") from None
+            raise ValueError(f"score is a pair of points, not {_brief(score)}") from None
         for s in (s0, s1):
             if isinstance(s, bool) or not isinstance(s, int) or s < 0:
-                raise ValueError(f"scores are points >= 0, not {score!r}")
+                raise ValueError(f"scores are points >= 0, not {_brief(score)}")
         if match_length and max(s0, s1) >= match_length:
-            raise ValueError(f"score {s0}-{s1} has already won a {match_length}-point match")
+            raise ValueError(f"score {_brief(s0)}-{_brief(s1)} has already won a {match_length}-point match")
         if max_cube is not None and (
-            isinstance(max_cube, bool) or not isinstance(max_cube, int) or max_cube < 1 or max_cube & (max_cube - 1)
+            isinstance(max_cube, bool)
+            or not isinstance(max_cube, int)
+            or not 1 <= max_cube <= CUBE_LIMIT
+            or max_cube & (max_cube - 1)
         ):
-            raise ValueError(f"max_cube must be a power of two, not {max_cube!r}")
-        if isinstance(automatic_doubles, bool) or not isinstance(automatic_doubles, int) or automatic_doubles < 0:
-            raise ValueError(f"automatic_doubles must be an int >= 0, not {automatic_doubles!r}")
+            raise ValueError(f"max_cube must be a power of two from 1 to {CUBE_LIMIT}, not {_brief(max_cube)}")
+        if (
+            isinstance(automatic_doubles, bool)
+            or not isinstance(automatic_doubles, int)
+            or not 0 <= automatic_doubles <= MAX_AUTOMATIC_DOUBLES
+        ):
+            raise ValueError(
+                f"automatic_doubles must be an int from 0 to {MAX_AUTOMATIC_DOUBLES}, not {_brief(automatic_doubles)}"
+            )
         if match_length and (jacoby or beavers or automatic_doubles):
             raise ValueError("the Jacoby rule, beavers and automatic doubles are for money play (match_length=0)")
         self.variant = variant
@@ -313,9 +336,12 @@ class Game:
             return "nobody may double in the Crawford game"
         if s.cube_owner is not None and s.cube_owner != s.on_roll:
             return f"player {1 - s.on_roll} owns the cube"
-        if self.max_cube is not None and 2 * s.cube > self.max_cube:
-            return f"the cube is at its limit ({self.max_cube})"
+        if 2 * s.cube > self._cube_limit():
+            return f"the cube is at its limit ({self._cube_limit()})"
         return None
+
+    def _cube_limit(self) -> int:
+        return CUBE_LIMIT if self.max_cube is None else self.max_cube
 
     def legal_actions(self) -> list[Action]:
         """What :attr:`turn` may do now (empty once the game is over)."""
@@ -424,7 +450,7 @@ class Game:
         return dice_first
 
     def _auto_double_room(self, cube: int) -> bool:
-        return self.max_cube is None or 2 * cube <= self.max_cube
+        return 2 * cube <= self._cube_limit()
 
     def _draw(self) -> tuple[int, int]:
         rolled = self._dice_source.roll()

@@ -337,6 +337,17 @@ def _most_points(length: int, state: GameState, cube: int, resignation: Resignat
     return min(length - 1 + times * cube, _MAX_SCORE)
 
 
+def _brief(value: object) -> str:
+    """``repr(value)`` for an error message, with an integer too long to print
+    (Python prints at most 4300 digits, and slowly) given by its size."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_brief(v) for v in value)
+        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
+    return repr(value)
+
+
 def _index(name: str, value: object) -> int:
     try:
         return operator.index(value)  # type: ignore[arg-type]
@@ -347,7 +358,7 @@ def _index(name: str, value: object) -> int:
 def _in_range(name: str, value: object, low: int, high: int) -> int:
     n = _index(name, value)
     if not low <= n <= high:
-        raise InvalidMatchIdError(f"{name} {n} is outside {low}-{high}")
+        raise InvalidMatchIdError(f"{name} {_brief(n)} is outside {low}-{high}")
     return n
 
 
@@ -359,7 +370,7 @@ def _flag(name: str, value: object) -> bool:
 
 def _pair(name: str, value: object) -> tuple[int, int]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
-        raise TypeError(f"{name} is a pair of ints, not {value!r}")
+        raise TypeError(f"{name} is a pair of ints, not {_brief(value)}")
     return _index(name, value[0]), _index(name, value[1])
 
 
@@ -452,7 +463,7 @@ class MatchId:
     ) -> None:
         cube = _index("cube", cube)
         if not 1 <= cube <= MAX_CUBE or cube & (cube - 1):
-            raise InvalidMatchIdError(f"the cube is a power of two from 1 to {MAX_CUBE}, not {cube}")
+            raise InvalidMatchIdError(f"the cube is a power of two from 1 to {MAX_CUBE}, not {_brief(cube)}")
         owner = None if cube_owner is None else _in_range("cube_owner", cube_owner, 0, 1)
         on_roll = _in_range("player_on_roll", player_on_roll, 0, 1)
         crawford = _flag("crawford", crawford)
@@ -487,7 +498,7 @@ class MatchId:
             for player, n in enumerate(scores):
                 if not 0 <= n <= top:
                     why = "" if state in _FINISHED or n < length else ": only the winner of a finished game reaches it"
-                    raise InvalidMatchIdError(f"player {player}'s score {n} is outside 0-{top}{why}")
+                    raise InvalidMatchIdError(f"player {player}'s score {_brief(n)} is outside 0-{top}{why}")
             if min(scores) >= length:
                 raise InvalidMatchIdError(
                     f"score {scores} in a {length}-point match: only the winner of a finished game reaches the length"
