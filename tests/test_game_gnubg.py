@@ -1,18 +1,40 @@
 """Games against GNU Backgammon itself: the gnubg ID and the XGID of every
-state of seeded random games load into gnubg as the same game."""
+state of seeded random games load into gnubg as the same game; finished
+games and matches read as gnubg holds them once it has imported them; a
+beaver goes as gnubg plays it."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import matplay
 import oracle
-from bgcore import Match
-from bgcore.game import Action
+from bgcore import Game, Match
+from bgcore.game import Action, End
+from bgcore.position import Outcome
+from test_matfile_gnubg import command, quiet
 
 oracle.require()
 gnubg = pytest.importorskip("gnubg")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _human_players() -> Iterator[None]:
+    """Both players human, so that gnubg waits for every command; gnubg's
+    defaults are put back for the tests after these."""
+    command("set player 0 human", "set player 1 human", "set automatic game off")
+    yield
+    command(
+        "set jacoby on",
+        "set beavers 3",
+        "set automatic game on",
+        "set player 0 gnubg",
+        "set player 1 human",
+    )
 
 
 @pytest.mark.parametrize("length,seed", [(0, 1), (3, 2), (5, 3), (7, 4), (11, 5)])
@@ -42,3 +64,90 @@ def test_gnubg_loads_every_state_as_written(length: int, seed: int) -> None:
         assert oracle.comparable(oracle.gnubg_reads(game.xgid()), length == 0) == ours, game.xgid()
         checked += 1
     assert checked > 50
+
+
+# --- finished games, as gnubg imports them ------------------------------------------
+
+
+def gnubg_game_ends(match: Match, folder: Path) -> list[str]:
+    """gnubg's ID (``PositionID:MatchID``) at the end of each game of
+    ``match``, once it has imported the match's .mat file."""
+    path = folder / "match.mat"
+    path.write_text(match.to_mat(("A", "B")))
+    command(
+        f"set jacoby {'on' if match.jacoby else 'off'}",
+        f"set beavers {int(match.beavers)}",
+        f"import mat {path}",
+    )
+    ends = []
+    with quiet():
+        gnubg.navigate(game=-len(match.games))  # to the first game
+        for k in range(len(match.games)):
+            if k:
+                gnubg.navigate(game=1)
+            gnubg.navigate(next=10**6)  # to its last record
+            ends.append(f"{gnubg.positionid()}:{gnubg.matchid()}")
+    return ends
+
+
+def imported_as_played(game: Game) -> bool:
+    """False when the game ends with a roll, then a resignation, and the roll
+    had one play or none: gnubg's import plays it (or the dance), which the
+    player never did."""
+    history = game.history
+    if len(history) < 3 or history[-2].action is not Action.RESIGN or history[-3].action is not Action.ROLL:
+        return True
+    # a resignation moves no checker: the position is the resigner's, at the roll
+    return len(game.position.legal_moves(history[-3].dice or (0, 0))) > 1
+
+
+def finished_cases() -> list[tuple[int, int]]:
+    """(length, seed) of random matches of 1, 3 and 5 points, the first seeds
+    whose last game is won in each way: borne off or resigned, single,
+    gammon or backgammon, or a dropped double."""
+    cases = []
+    for length in (1, 3, 5):
+        wanted = {(end, kind) for end in (End.BORNE_OFF, End.RESIGNED) for kind in Outcome}
+        wanted.add((End.DROPPED, Outcome.SINGLE))
+        for seed in range(400):
+            last = matplay.random_match(length, seed, max_games=99).games[-1]
+            assert last.result is not None
+            way = (last.result.end, last.result.kind)
+            if way in wanted and imported_as_played(last):
+                wanted.remove(way)
+                cases.append((length, seed))
+        assert not wanted, f"no seed ends a {length}-point match {wanted}"
+    return cases
+
+
+@pytest.mark.parametrize("length,seed", finished_cases())
+def test_finished_matches_read_as_gnubg_imports_them(length: int, seed: int, tmp_path: Path) -> None:
+    """Every game's last state, the match's end included: the real score
+    (past the length), the loser on roll after the last checker is borne
+    off, the resignation kept after it is accepted."""
+    match = matplay.random_match(length, seed, max_games=99)
+    ends = gnubg_game_ends(match, tmp_path)
+    for game, theirs in zip(match.games, ends, strict=True):
+        if imported_as_played(game):
+            assert game.gnubg_id() == theirs, match.to_mat()
+    assert max(match.score) >= length
+
+
+@pytest.mark.parametrize("options", [{}, {"jacoby": True}, {"beavers": True}, {"jacoby": True, "beavers": True}])
+@pytest.mark.parametrize("seed", range(3))
+def test_finished_money_games_read_as_gnubg_imports_them(options: dict[str, bool], seed: int, tmp_path: Path) -> None:
+    """The running score aside: gnubg's Jacoby rule spares resignations, so
+    its totals part from ours after a gammon resigned on a centred cube."""
+    match = matplay.random_match(0, seed, max_games=6, **options)  # type: ignore[arg-type]
+    ends = gnubg_game_ends(match, tmp_path)
+    for game, theirs in zip(match.games, ends, strict=True):
+        if imported_as_played(game):
+            assert oracle.comparable(theirs, True) == oracle.comparable(game.gnubg_id(), True)
+
+
+def test_the_match_id_of_a_gammon_resigned_in_a_1_point_match(tmp_path: Path) -> None:
+    match = Match(1, dice=3)
+    match.game.roll((6, 4))
+    match.game.resign("gammon")
+    match.game.accept()
+    assert gnubg_game_ends(match, tmp_path) == ["4HPwATDgc/ABMA:MEMzAAAAEAAE"] == [match.game.gnubg_id()]

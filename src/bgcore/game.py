@@ -665,33 +665,44 @@ class Game:
     # --- IDs ---------------------------------------------------------------------
 
     def _score_now(self) -> tuple[int, int]:
-        """The score with a finished game's points added (capped at the length), as gnubg writes it."""
+        """The score with a finished game's points added, past the length if
+        they take the winner there: gnubg writes the real score."""
         points = list(self.score)
         outcome = self._state.outcome
         if outcome is not None:
             points[outcome.winner] += outcome.points
-            if self.match_length:
-                points[outcome.winner] = min(points[outcome.winner], self.match_length)
         return points[0], points[1]
 
     def match_state(self) -> MatchId:
-        """The fields of GNU Backgammon's Match ID for this game (see :class:`~bgcore.ids.MatchId`)."""
+        """The fields of GNU Backgammon's Match ID for this game (see :class:`~bgcore.ids.MatchId`).
+
+        A finished game is written as gnubg holds it once it has replayed the
+        game's records (loading or importing a match): borne off, the loser is
+        on roll (gnubg passes the dice after every move); resigned, the
+        resignation stays and the resigner is to act, as before the offer.
+        """
         s = self._state
+        on_roll, turn = s.on_roll, s.turn
+        resigned = s.resigned
         if s.outcome is None:
             state = GameState.PLAYING
+        elif s.outcome.end is End.BORNE_OFF:
+            state = GameState.OVER
+            on_roll = turn = 1 - s.outcome.winner
+        elif s.outcome.end is End.RESIGNED:
+            state = GameState.RESIGNED
+            turn, resigned = on_roll, s.outcome.kind
         else:
-            state = {End.BORNE_OFF: GameState.OVER, End.RESIGNED: GameState.RESIGNED, End.DROPPED: GameState.DROPPED}[
-                s.outcome.end
-            ]
+            state = GameState.DROPPED
         return MatchId(
             cube=s.cube,
             cube_owner=s.cube_owner,
-            player_on_roll=s.on_roll,
+            player_on_roll=on_roll,
             crawford=self.crawford,
             game_state=state,
-            turn=s.turn,
+            turn=turn,
             double_offered=s.doubled,
-            resignation=Resignation(int(s.resigned) if s.resigned is not None else 0),
+            resignation=Resignation(0 if resigned is None else int(resigned)),
             dice=s.dice,
             match_length=self.match_length,
             score=self._score_now(),
@@ -705,15 +716,29 @@ class Game:
         >>> game.roll((5, 2)); game.match_id()
         (5, 2)
         'MIHqACAAIAAE'
+
+        At the end of a match the winner's score passes the length by what the
+        last game was worth, as gnubg writes it: a gammon resigned at once in
+        a 1-point match is 2-0.
+
+        >>> game = Game(match_length=1, dice=3)
+        >>> game.roll((6, 4)); game.resign("gammon"); game.accept(); game.match_id()
+        (6, 4)
+        'MEMzAAAAEAAE'
         """
         return self.match_state().encode()
 
     def gnubg_id(self) -> str:
         """``PositionID:MatchID``, as gnubg shows and reads it (not in
-        acey-deucey, whose checkers waiting to enter an ID cannot hold)."""
+        acey-deucey, whose checkers waiting to enter an ID cannot hold).  The
+        board is seen by the Match ID's player on roll: after the last checker
+        is borne off, the loser."""
         if self.variant == "acey-deucey":
             raise InvalidPositionError("a Position ID has no room for acey-deucey's checkers waiting to enter")
-        return f"{encode_position_id(self.position.board)}:{self.match_id()}"
+        outcome = self._state.outcome
+        borne_off = outcome is not None and outcome.end is End.BORNE_OFF
+        position = self.position.flip() if borne_off else self.position
+        return f"{encode_position_id(position.board)}:{self.match_id()}"
 
     @classmethod
     def from_ids(cls, position_id: str, match_id: str | None = None, **options: object) -> Game:
