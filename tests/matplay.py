@@ -26,7 +26,9 @@ def play_action(game: Game, rng: random.Random, *, double: float = 0.08, resign:
         getattr(game, rng.choice(["accept", "accept", "reject"]))()
     elif Action.TAKE in actions:
         weights = {Action.TAKE: 6, Action.DROP: 4, Action.BEAVER: 1}
-        options = [a for a in actions if a in weights]
+        # A beaver is always taken: gnubg's .mat import keeps a dropped
+        # beaver's flag (ParseMatMove's static fBeaver) and eats the next roll.
+        options = [Action.TAKE] if game.beavered else [a for a in actions if a in weights]
         choice = rng.choices(options, [weights[a] for a in options])[0]
         getattr(game, choice.value)()
     elif Action.RESIGN in actions and rng.random() < resign and len(game.history) > 1 and not _forced_win(game):

@@ -3,10 +3,12 @@ and scoring, each rule on its own."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from bgcore import Game, IllegalActionError, IllegalMoveError, Outcome, Position
-from bgcore.game import MAX_AUTOMATIC_DOUBLES, Action, End
+from bgcore import Game, IllegalActionError, IllegalMoveError, InvalidMatchIdError, Outcome, Position
+from bgcore.game import MAX_AUTOMATIC_DOUBLES, Action, End, GameOutcome
 from bgcore.ids import CUBE_LIMIT
 from test_ids import refused_quickly
 
@@ -109,18 +111,71 @@ def test_drop_ends_the_game_for_the_value_before_the_double() -> None:
         game.roll()
 
 
-def test_beavers_redouble_at_once_in_money_play() -> None:
+def test_a_beaver_awaits_the_doublers_answer_as_in_gnubg() -> None:
+    """gnubg's play.c: the beaver doubles the cube to the beaverer, the
+    doubler takes (doubling it again, still the beaverer's) or drops."""
     game = opened(beavers=True)
     game.double()
     assert Action.BEAVER in game.legal_actions()
     game.beaver()
-    assert (game.cube, game.cube_owner, game.turn) == (4, 0, 1)
+    assert (game.cube, game.cube_owner, game.turn, game.on_roll, game.doubled) == (2, 0, 1, 1, True)
+    assert game.beavered and game.legal_actions() == [Action.TAKE, Action.DROP]  # no raccoon
+    with pytest.raises(IllegalActionError, match="take or drop the beaver"):
+        game.beaver()
+    dropped = opened(beavers=True)
+    dropped.double()
+    dropped.beaver()
+    dropped.drop()  # the doubler loses the doubled value
+    assert dropped.result == GameOutcome(0, 2, Outcome.SINGLE, End.DROPPED, 2)
+    game.take()
+    assert (game.cube, game.cube_owner, game.turn, game.doubled, game.beavered) == (4, 0, 1, False, False)
+    assert game.legal_actions() == [Action.ROLL, Action.RESIGN]  # the cube is the beaverer's
+    assert [r.action for r in (game.undo(), game.undo())] == [Action.TAKE, Action.BEAVER]
+    assert (game.cube, game.cube_owner, game.turn, game.doubled) == (1, None, 0, True)
     plain = opened()
     plain.double()
     with pytest.raises(IllegalActionError, match="cannot beaver"):
         plain.beaver()
     with pytest.raises(ValueError, match="money play"):
         Game(match_length=5, beavers=True)
+
+
+def test_a_pending_beaver_reads_back_from_its_ids() -> None:
+    game = opened(beavers=True)
+    game.double()
+    game.beaver()
+    again = Game.from_ids(game.gnubg_id())  # a beaver in the ID: beavers on
+    assert again.beavers and again.beavered and again.match_id() == game.match_id()
+    assert again.legal_actions() == [Action.TAKE, Action.DROP]
+    with pytest.raises(InvalidMatchIdError, match="beavers=False"):
+        Game.from_ids(game.gnubg_id(), beavers=False)
+    with pytest.raises(IllegalActionError, match="pending beaver"):
+        game.xgid()  # XG's "B": gnubg reads none, nor does from_xgid
+    board = game.gnubg_id().split(":")[0]
+    state = game.match_state()
+    for bad, message in [
+        (dataclasses.replace(state, match_length=5, jacoby=False), "match play"),
+        (dataclasses.replace(state, cube_owner=state.player_on_roll), "owned by the player not on roll"),
+        (dataclasses.replace(state, cube=1, cube_owner=None), "owned by the player not on roll"),
+    ]:
+        with pytest.raises(InvalidMatchIdError, match=message):
+            Game.from_ids(board, bad.encode())
+    doubled = opened()
+    doubled.double()
+    owned = dataclasses.replace(doubled.match_state(), cube=2, cube_owner=0)  # player 1 doubles player 0's cube
+    with pytest.raises(InvalidMatchIdError, match="doubles a cube the opponent owns"):
+        Game.from_ids(board, owned.encode())
+    with pytest.raises(InvalidMatchIdError, match="above the largest"):
+        Game.from_ids(board, dataclasses.replace(doubled.match_state(), cube=8192).encode())
+
+
+def test_a_beaver_needs_room_under_the_cube_limit() -> None:
+    game = opened(beavers=True, max_cube=4)
+    game.double()
+    assert Action.BEAVER in game.legal_actions()  # 1 -> 2, taken at 4
+    capped = opened(beavers=True, max_cube=2)
+    capped.double()
+    assert Action.BEAVER not in capped.legal_actions()
 
 
 def test_max_cube_caps_doubles() -> None:

@@ -26,12 +26,13 @@ gnubg = pytest.importorskip("gnubg")
 def _human_players() -> Iterator[None]:
     """Both players human, so that gnubg waits for every command; gnubg's
     defaults are put back for the tests after these."""
-    command("set player 0 human", "set player 1 human", "set automatic game off")
+    command("set player 0 human", "set player 1 human", "set automatic game off", "set automatic roll off")
     yield
     command(
         "set jacoby on",
         "set beavers 3",
         "set automatic game on",
+        "set automatic roll on",
         "set player 0 gnubg",
         "set player 1 human",
     )
@@ -151,3 +152,99 @@ def test_the_match_id_of_a_gammon_resigned_in_a_1_point_match(tmp_path: Path) ->
     match.game.resign("gammon")
     match.game.accept()
     assert gnubg_game_ends(match, tmp_path) == ["4HPwATDgc/ABMA:MEMzAAAAEAAE"] == [match.game.gnubg_id()]
+
+
+# --- beavers, as gnubg plays them --------------------------------------------------
+
+
+def doubles_with_beavers(seed: int) -> Iterator[Game]:
+    """Money games (beavers on) at moments their player to act may double,
+    the cube centred or owned, turned or not, from random play."""
+    rng = random.Random(seed)
+    game = Game(beavers=True, jacoby=seed % 2 == 1, dice=seed)
+    while not game.is_over():
+        actions = game.legal_actions()
+        if Action.DOUBLE in actions and 4 * game.cube <= 4096 and rng.random() < 0.3:
+            yield Game.from_ids(game.gnubg_id(), beavers=True)
+        skip = (Action.RESIGN, Action.DROP, Action.BEAVER) + ((Action.DOUBLE,) if rng.random() < 0.9 else ())
+        action = rng.choice([a for a in actions if a not in skip])
+        if action is Action.MOVE:
+            game.play(rng.choice(list(game.legal_moves())))
+        else:
+            getattr(game, action.value)()
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("answer", ["take", "drop"])
+def test_a_beaver_goes_as_gnubg_plays_it(seed: int, answer: str) -> None:
+    """Double, beaver, then the doubler takes or drops, by gnubg's commands
+    (``set beavers 1``: one beaver, no raccoon) from the same state: the
+    same gnubg ID after each step."""
+    command("set beavers 1")
+    checked = 0
+    for game in doubles_with_beavers(seed):
+        with quiet():
+            gnubg.setgnubgid(game.gnubg_id())
+        money = oracle.comparable  # money: gnubg forgets the session's score when it loads an ID
+        cube, doubler = game.cube, game.turn
+        for step in ("double", "beaver", answer):
+            getattr(game, step)()
+            command(step)
+            assert money(gnubg.gnubgid(), True) == money(game.gnubg_id(), True), step
+            if step == "beaver":
+                assert game.legal_actions() == [Action.TAKE, Action.DROP]
+                before = gnubg.gnubgid()
+                command("redouble")  # a raccoon: gnubg refuses it too
+                assert gnubg.gnubgid() == before
+        if answer == "take":  # four times the cube, the beaverer's, and the doubler rolls
+            assert (game.cube, game.cube_owner, game.turn) == (4 * cube, 1 - doubler, doubler)
+        else:  # the doubler loses twice the cube
+            assert game.result is not None and (game.result.winner, game.result.points) == (1 - doubler, 2 * cube)
+        checked += 1
+    assert checked >= 3
+
+
+def test_gnubgs_id_of_a_pending_beaver_reads_back() -> None:
+    """gnubg writes sGfwATDgc/ABMA:QRkAAAAAAAAE after player 0 beavers."""
+    game = Game.from_ids("sGfwATDgc/ABMA:QRkAAAAAAAAE")
+    assert (game.cube, game.cube_owner, game.turn, game.on_roll, game.beavered, game.beavers) == (
+        2,
+        0,
+        1,
+        1,
+        True,
+        True,
+    )
+    assert game.gnubg_id() == "sGfwATDgc/ABMA:QRkAAAAAAAAE"
+
+
+def test_a_dropped_beaver_reads_as_gnubg_imports_it(tmp_path: Path) -> None:
+    """gnubg writes ' Beavers => 4' and then 'Drops' in the doubler's column.
+    Its import keeps a dropped beaver's flag (ParseMatMove's static fBeaver)
+    and then takes the beaver at the next roll it reads, of another game or
+    another file: a taken beaver, imported after, clears the flag for the
+    tests after this one."""
+    match = Match(0, beavers=True, dice=5)
+    game = match.game
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()
+    game.beaver()
+    game.drop()
+    text = match.to_mat(("A", "B"))
+    assert "  2)  Beavers => 4                Drops\n      Wins 2 points\n" in text
+    try:
+        assert oracle.comparable(gnubg_game_ends(match, tmp_path)[0], True) == oracle.comparable(game.gnubg_id(), True)
+        info = gnubg.match()["games"][0]["info"]
+        assert (info["winner"], info["points-won"], info["resigned"]) == ("X", 2, False)
+        assert Match.from_mat(text).games[0].result == game.result
+    finally:
+        taken = Match(0, beavers=True, dice=5)
+        taken.game.roll((3, 1))
+        taken.game.play("8/5 6/5")
+        taken.game.double()
+        taken.game.beaver()
+        taken.game.take()
+        taken.game.roll((6, 5))
+        taken.game.play("24/13")
+        gnubg_game_ends(taken, tmp_path)

@@ -159,7 +159,7 @@ def expected_games(match: Match) -> list[tuple[object, ...]]:
                 assert rec.kind is not None
                 actions.append(("resign", rec.player, int(rec.kind)))
             elif rec.action is Action.BEAVER:
-                actions += [("double", rec.player), ("take", 1 - rec.player)]
+                actions.append(("double", rec.player))  # a redouble: the doubler then takes or drops
             elif rec.action in (Action.DOUBLE, Action.TAKE, Action.DROP):
                 actions.append((rec.action.value, rec.player))
         result = None

@@ -158,12 +158,15 @@ class Game:
     (match play): the game is then the Crawford game when one player (only)
     is one point short and ``post_crawford`` is False.  ``jacoby`` (money
     play): gammons and backgammons count single while the cube is centred.
-    ``beavers`` (money play): a player doubled may redouble at once, keeping
-    the cube.  ``cube=False`` plays without the doubling cube; ``max_cube``
-    caps its value.  ``automatic_doubles`` (money play): how many ties of the
-    opening roll double the cube (centred), at most.  ``dice`` is a seed
-    (int), a dice source (anything with ``roll()``) or None for a fresh
-    random seed.
+    ``beavers`` (money play): a player doubled may redouble at once (a
+    beaver, one per double), keeping the cube; the doubler then takes or
+    drops, as in gnubg.  ``cube=False`` plays without the doubling cube;
+    ``max_cube`` caps its value (a power of two up to
+    :data:`~bgcore.ids.CUBE_LIMIT`, 4096, gnubg's largest cube, which is also
+    the cap without it).  ``automatic_doubles`` (money play): how many ties of
+    the opening roll double the cube (centred), at most (0 to
+    :data:`MAX_AUTOMATIC_DOUBLES`, 12, as gnubg).  ``dice`` is a seed (int), a
+    dice source (anything with ``roll()``) or None for a fresh random seed.
     """
 
     def __init__(
@@ -289,6 +292,13 @@ class Game:
         return self._state.doubled
 
     @property
+    def beavered(self) -> bool:
+        """A beaver waits for the doubler's answer (:attr:`turn` is then the
+        doubler, who takes or drops at the cube's new value)."""
+        s = self._state
+        return s.doubled and s.turn == s.on_roll
+
+    @property
     def resigned(self) -> Outcome | None:
         """The kind of resignation waiting for an answer from :attr:`turn`, if any."""
         return self._state.resigned
@@ -396,7 +406,10 @@ class Game:
             elif s.resigned is not None:
                 why = f"player {s.turn} must accept or reject the resignation"
             elif s.doubled:
-                why = f"player {s.turn} must take, drop or beaver the double"
+                offer = "the beaver" if self.beavered else "the double"
+                why = f"player {s.turn} must take or drop {offer}"
+                if action is Action.BEAVER and not self.beavered:
+                    why = self._may_beaver() or why
             elif s.dice is not None:
                 why = f"player {s.turn} must move the {s.dice[0]}-{s.dice[1]}"
             elif action is Action.DOUBLE:
@@ -494,16 +507,21 @@ class Game:
         self._push(Record(s.on_roll, Action.DOUBLE), doubled=True, turn=1 - s.on_roll)
 
     def take(self) -> None:
-        """Take the double: the cube goes to twice its value, owned by the taker."""
+        """Take the double: the cube goes to twice its value, owned by the
+        doubler's opponent (the taker, or the beaverer when the doubler takes
+        a beaver), and the doubler rolls."""
         self._need(Action.TAKE)
         s = self._state
-        self._push(Record(s.turn, Action.TAKE), doubled=False, cube=2 * s.cube, cube_owner=s.turn, turn=s.on_roll)
+        self._push(
+            Record(s.turn, Action.TAKE), doubled=False, cube=2 * s.cube, cube_owner=1 - s.on_roll, turn=s.on_roll
+        )
 
     def drop(self) -> None:
-        """Refuse the double: the doubler wins the cube's value before the double, as a single game."""
+        """Refuse the double (or the beaver): the other player wins the cube's
+        value before the answer, as a single game."""
         self._need(Action.DROP)
         s = self._state
-        outcome = GameOutcome(s.on_roll, s.cube, Outcome.SINGLE, End.DROPPED, s.cube)
+        outcome = GameOutcome(1 - s.turn, s.cube, Outcome.SINGLE, End.DROPPED, s.cube)
         self._push(Record(s.turn, Action.DROP), doubled=False, outcome=outcome)
 
     def _may_beaver(self) -> str | None:
@@ -512,16 +530,31 @@ class Game:
             return "beavers are off (a money-play option)"
         if not s.doubled:
             return "no double to beaver"
-        if self.max_cube is not None and 4 * s.cube > self.max_cube:
-            return f"the cube would pass its limit ({self.max_cube})"
+        if self.beavered:
+            return "a double is beavered once (no raccoons)"
+        if 4 * s.cube > self._cube_limit():
+            return f"the cube would pass its limit ({self._cube_limit()})"
         return None
 
     def beaver(self) -> None:
-        """Take and redouble at once (money play with beavers): the cube goes
-        to four times its value, and the beaverer keeps it."""
+        """Take and redouble at once (money play with beavers), as gnubg: the
+        cube goes to twice its value, owned by the beaverer, and the doubler
+        answers: a take doubles it again (four times its value before the
+        double, the beaverer's cube), a drop loses twice the old value.
+
+        >>> game = Game(beavers=True, dice=1)
+        >>> game.roll((6, 1)); game.play("13/7 8/7"); game.double(); game.beaver()
+        (6, 1)
+        >>> game.cube, game.cube_owner, game.turn, game.legal_actions()
+        (2, 0, 1, [<Action.TAKE: 'take'>, <Action.DROP: 'drop'>])
+        >>> game.match_id()      # gnubg's ID: the doubler, player 1, to answer
+        'QRkAAAAAAAAE'
+        >>> game.take(); game.cube, game.cube_owner, game.turn
+        (4, 0, 1)
+        """
         self._need(Action.BEAVER)
         s = self._state
-        self._push(Record(s.turn, Action.BEAVER), doubled=False, cube=4 * s.cube, cube_owner=s.turn, turn=s.on_roll)
+        self._push(Record(s.turn, Action.BEAVER), cube=2 * s.cube, cube_owner=s.turn, turn=s.on_roll)
 
     def resign(self, kind: Outcome | int | str = Outcome.SINGLE) -> None:
         """Offer to resign a single game, a gammon or a backgammon (an
@@ -756,6 +789,20 @@ class Game:
     def _from_state(cls, board: Sequence[int], state: MatchId, **options: object) -> Game:
         if state.game_state is not GameState.PLAYING:
             raise InvalidMatchIdError(f"the ID describes a game that is not being played ({state.game_state.name})")
+        if state.cube > CUBE_LIMIT:
+            raise InvalidMatchIdError(f"the cube {state.cube} is above the largest a game plays ({CUBE_LIMIT})")
+        # A beaver leaves the double offered with the doubler to answer, the
+        # cube doubled and owned by the beaverer (gnubg's play.c).
+        beavered = state.double_offered and state.turn == state.player_on_roll
+        if beavered:
+            if state.match_length:
+                raise InvalidMatchIdError("a beaver (the doubler to answer) in match play, which has none")
+            if state.cube_owner != 1 - state.player_on_roll or state.cube < 2:
+                raise InvalidMatchIdError("a beaver turns the cube to 2 or more, owned by the player not on roll")
+            if not options.setdefault("beavers", True):
+                raise InvalidMatchIdError("the ID holds a beaver, and beavers=False")
+        elif state.double_offered and state.cube_owner == 1 - state.player_on_roll:
+            raise InvalidMatchIdError(f"player {state.player_on_roll} doubles a cube the opponent owns")
         if state.match_length:
             options.setdefault("crawford", True)
             short = [state.match_length - p == 1 for p in state.score]
@@ -777,7 +824,7 @@ class Game:
             raise InvalidPositionError("the position is a finished game")
         if state.double_offered and (state.dice is not None or state.resignation):
             raise InvalidMatchIdError("a double is offered after the roll or with a resignation")
-        if (state.double_offered or state.resignation) == (state.turn == state.player_on_roll):
+        if not beavered and (state.double_offered or state.resignation) == (state.turn == state.player_on_roll):
             raise InvalidMatchIdError("the player to act must answer the offer, and only then")
         game._state = _State(
             position=position,
@@ -800,6 +847,9 @@ class Game:
         s = self._state
         if s.outcome is not None:
             raise IllegalActionError("a finished game has no XGID")
+        if self.beavered:
+            # XG's "B" is not read by gnubg, nor by from_xgid: no convention to write.
+            raise IllegalActionError("an XGID of a pending beaver is not written: the doubler must answer first")
         if self.variant == "acey-deucey":
             raise InvalidPositionError("an XGID has no room for acey-deucey's checkers waiting to enter")
         dice_field = "00" if s.dice is None else f"{s.dice[0]}{s.dice[1]}"

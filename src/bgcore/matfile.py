@@ -158,6 +158,8 @@ def _records(game: Game) -> list[_Rec]:
         elif rec.action is Action.DROP:
             assert result is not None
             out.append(_Rec("drop", rec.player, points=result.points))
+        elif rec.action is Action.TAKE and out and out[-1].kind == "beaver":
+            pass  # gnubg writes no "Takes" of a beaver: the doubler's next roll says it
         elif rec.action in (Action.DOUBLE, Action.TAKE, Action.BEAVER):
             out.append(_Rec(rec.action.value, rec.player))
         k += 1
@@ -417,7 +419,6 @@ class _Replay:
         self.items = items
         self.last = last
         self.notes = notes
-        self.beaver_take: int | None = None  # the doubler, whose "Takes" of a beaver is implied
 
     def run(self) -> None:
         for k, item in enumerate(self.items):
@@ -460,7 +461,8 @@ class _Replay:
 
     def apply(self, item: _Item, following: _Item | None) -> None:
         game = self.game
-        beaver_take, self.beaver_take = self.beaver_take, None
+        if game.beavered and item.kind not in ("take", "drop"):
+            game.take()  # gnubg writes no "Takes" of a beaver: the doubler's next roll says it
         if game.is_over() and item.kind != "wins":
             self.odd(item, f"the game is over, yet the file goes on with {item.kind}", "passed over, as gnubg does")
             return
@@ -475,13 +477,10 @@ class _Replay:
             if item.value is not None and item.value != expected:
                 raise self.error(item, f"the cube goes to {expected}, not {item.value}")
             if beaver:
-                game.beaver()
-                self.beaver_take = game.on_roll
+                game.beaver()  # the doubler then takes or drops at 4 times the old cube
             else:
                 game.double()
         elif item.kind in ("take", "drop"):
-            if item.kind == "take" and beaver_take == item.column and not game.doubled:
-                return  # the doubler "takes" the beaver: nothing to do
             if not game.doubled and not self.notes.strict:
                 self.odd(item, f"a {item.kind} with no double to answer", "passed over, as gnubg does")
                 return
