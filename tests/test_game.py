@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgcore import Game, IllegalActionError, IllegalMoveError, InvalidMatchIdError, Outcome, Position
 from bgcore.game import MAX_AUTOMATIC_DOUBLES, Action, End, GameOutcome
@@ -443,3 +445,48 @@ def test_equity_at_the_games_score() -> None:
         met.cubeless_mwc(probabilities, match_length=7, score=(3, 5), cube=1, turn=1, crawford=False)
     )
     assert met.eq_to_mwc(game.cubeless_equity(probabilities), game) == pytest.approx(game.mwc(probabilities))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(["standard", "nackgammon", "acey-deucey"]), data=st.data())
+def test_apply_is_the_specific_method(seed: int, variant: str, data: st.DataObject) -> None:
+    """An agent's loop over legal_actions() with apply() plays the same game,
+    state and history, as the specific methods: play, roll, double, take,
+    drop, beaver, resign, accept, reject."""
+    options = {"variant": variant, "beavers": variant != "acey-deucey", "jacoby": True}
+    by_apply, by_method = Game(dice=seed, **options), Game(dice=seed, **options)  # type: ignore[arg-type]
+    for _ in range(120):
+        actions = by_apply.legal_actions()
+        assert actions == by_method.legal_actions()
+        if not actions:
+            break
+        action = data.draw(st.sampled_from(actions))
+        argument: object = None
+        if action is Action.MOVE:
+            argument = data.draw(st.sampled_from(list(by_apply.legal_moves())))
+        elif action is Action.RESIGN:
+            argument = data.draw(st.sampled_from([None, Outcome.GAMMON, 3, "backgammon"]))
+        elif action is Action.ROLL and not by_apply.opening:
+            argument = data.draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
+        via = data.draw(st.sampled_from([action, action.value]))
+        rolled = by_apply.apply(via, argument)  # type: ignore[arg-type]
+        name = "play" if action is Action.MOVE else action.value
+        args = () if argument is None else (argument,)
+        assert rolled == getattr(by_method, name)(*args)
+        assert (by_apply._state, by_apply.history) == (by_method._state, by_method.history)
+
+
+def test_apply_refuses_what_it_cannot_do_and_changes_nothing() -> None:
+    game = opened()
+    before = (game._state, game.history)
+    for call, error, message in [
+        (lambda: game.apply("fly"), ValueError, "unknown action 'fly'; choose from roll, move"),
+        (lambda: game.apply(3), TypeError, "an Action or its value, not int"),  # type: ignore[arg-type]
+        (lambda: game.apply(Action.MOVE), TypeError, "takes the move"),
+        (lambda: game.apply(Action.DOUBLE, "now"), TypeError, "takes no argument"),
+        (lambda: game.apply(Action.TAKE), IllegalActionError, "cannot take"),
+        (lambda: game.apply(Action.ROLL, (7, 1)), ValueError, "dice"),
+    ]:
+        with pytest.raises(error, match=message):
+            call()
+        assert (game._state, game.history) == before

@@ -122,6 +122,11 @@ class Record:
     kind: Outcome | None = None
 
 
+#: What :meth:`Game.apply` takes with an action: a move (MOVE), dice (ROLL),
+#: a kind of resignation (RESIGN) or nothing.
+ApplyArgument = Move | str | Sequence[int] | Outcome | int | None
+
+
 @dataclass(frozen=True)
 class _State:
     """Everything an action may change, for undo."""
@@ -417,6 +422,53 @@ class Game:
             else:
                 why = f"player {s.turn} must roll" + (" (the opening roll)" if s.opening else "")
             raise IllegalActionError(f"cannot {action.value}: {why}")
+
+    def apply(self, action: Action | str, argument: ApplyArgument = None) -> tuple[int, int] | None:
+        """Do ``action`` (an :class:`Action` or its value, such as ``"roll"``),
+        one entry for whatever :meth:`legal_actions` offers: MOVE plays
+        ``argument``, the move (as :meth:`play`); ROLL rolls ``argument``, the
+        dice, or the game's own (as :meth:`roll`, whose dice it returns);
+        RESIGN offers ``argument``, the kind (as :meth:`resign`, single by
+        default); the others take no argument.
+
+        >>> game = Game(dice=7)
+        >>> game.apply(Action.ROLL, (6, 1))
+        (6, 1)
+        >>> game.apply(Action.MOVE, "13/7 8/7"); game.apply("double"); game.apply("take")
+        >>> game.cube, [a.value for a in game.legal_actions()]
+        (2, ['roll', 'resign'])
+
+        An agent's loop, here playing the first legal move of every roll:
+
+        >>> while not game.is_over():
+        ...     action = game.legal_actions()[0]
+        ...     _ = game.apply(action, game.legal_moves()[0] if action is Action.MOVE else None)
+        >>> game.result.end.value
+        'borne off'
+        """
+        if isinstance(action, str):
+            try:
+                action = Action(action)
+            except ValueError:
+                raise ValueError(
+                    f"unknown action {action!r}; choose from {', '.join(a.value for a in Action)}"
+                ) from None
+        elif not isinstance(action, Action):
+            raise TypeError(f"apply() takes an Action or its value, not {type(action).__name__}")
+        if action is Action.MOVE:
+            if argument is None:
+                raise TypeError("apply(Action.MOVE, move) takes the move to play (a Move or its notation)")
+            self.play(argument)  # type: ignore[arg-type]
+            return None
+        if action is Action.ROLL:
+            return self.roll(argument)  # type: ignore[arg-type]
+        if action is Action.RESIGN:
+            self.resign(Outcome.SINGLE if argument is None else argument)  # type: ignore[arg-type]
+            return None
+        if argument is not None:
+            raise TypeError(f"apply(Action.{action.name}) takes no argument, not {argument!r}")
+        getattr(self, action.value)()
+        return None
 
     def roll(self, dice: Sequence[int] | None = None) -> tuple[int, int]:
         """Roll the dice (from the game's source, or ``dice`` as given) and
