@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgcore import Game, IllegalActionError, IllegalMoveError, InvalidMatchIdError, Outcome, Position
+from bgcore import Game, IllegalActionError, IllegalMoveError, InvalidMatchIdError, Outcome, Position, met
 from bgcore.game import MAX_AUTOMATIC_DOUBLES, Action, End, GameOutcome
-from bgcore.ids import CUBE_LIMIT
+from bgcore.ids import CUBE_LIMIT, MatchId, encode_position_id
 from test_ids import refused_quickly
 
 
@@ -490,3 +490,81 @@ def test_apply_refuses_what_it_cannot_do_and_changes_nothing() -> None:
         with pytest.raises(error, match=message):
             call()
         assert (game._state, game.history) == before
+
+
+@st.composite
+def game_states(draw: st.DrawFn) -> tuple[str, MatchId]:
+    """A variant and a game state before the roll: money (Jacoby or not) or
+    a match score, the cube centred or owned, Crawford where it may be."""
+    variant = draw(st.sampled_from(["standard", "nackgammon", "hypergammon", "tabla"]))
+    length = draw(st.sampled_from([0, 1, 3, 5, 7]))
+    score = (draw(st.integers(0, max(length - 1, 0))), draw(st.integers(0, max(length - 1, 0)))) if length else (0, 0)
+    crawford = bool(length) and sum(length - s == 1 for s in score) == 1 and draw(st.booleans())
+    cube = 1 if crawford or variant == "tabla" else 2 ** draw(st.integers(0, 3))
+    owner = None if cube == 1 else draw(st.sampled_from([None, 0, 1]))
+    state = MatchId(
+        cube=cube,
+        cube_owner=owner,
+        player_on_roll=draw(st.integers(0, 1)),
+        crawford=crawford,
+        match_length=length,
+        score=score,
+        jacoby=draw(st.booleans()) and not length,
+    )
+    return variant, state
+
+
+def certain(kind: Outcome, won: bool) -> tuple[float, float, float, float, float]:
+    """The five outputs of a result known for sure."""
+    gammon, backgammon = float(kind >= Outcome.GAMMON), float(kind is Outcome.BACKGAMMON)
+    return (1.0, gammon, backgammon, 0.0, 0.0) if won else (0.0, 0.0, 0.0, gammon, backgammon)
+
+
+def after_the_game(game: Game, player: int) -> float:
+    """``player``'s match winning chance once ``game`` is over, from the
+    score it leaves and the Crawford rule of the game after it."""
+    result = game.result
+    assert result is not None
+    score = list(game.score)
+    score[result.winner] += result.points
+    if max(score) >= game.match_length:
+        return float(score[player] >= game.match_length)
+    post = game.crawford or game.post_crawford  # the Crawford game has been played
+    following = Game(match_length=game.match_length, score=(score[0], score[1]), post_crawford=post)
+    away = [game.match_length - s for s in score]
+    return met.match_equity(away[player], away[1 - player], crawford=following.crawford)
+
+
+@settings(max_examples=300, deadline=None)
+@given(game_states(), st.sampled_from(list(Outcome)), st.booleans())
+def test_a_certain_result_is_worth_what_the_game_scores_for_it(
+    state: tuple[str, MatchId], kind: Outcome, won: bool
+) -> None:
+    """The cubeless equity of a result known for sure is the points the game
+    scores for it, per unit of cube (money play: the Jacoby rule counts a
+    gammon single on a centred cube, tabla a backgammon 2); at a match score
+    its MWC is the match's after those points."""
+    variant, ids = state
+    board = Position.initial("standard" if variant == "tabla" else variant).board
+    # The player to act, who wins or loses for sure: the answer to the
+    # opponent's resignation (a win), or the player on roll, resigning.
+    if won:
+        offer = dataclasses.replace(ids, turn=1 - ids.player_on_roll, resignation=int(kind))
+        game = Game.from_ids(encode_position_id(board), offer.encode(), variant=variant)
+    else:
+        game = Game.from_ids(encode_position_id(board), ids.encode(), variant=variant)
+    player, cube = game.turn, game.cube
+    p = certain(kind, won)
+    equity = game.cubeless_equity(p)
+    mwc = game.mwc(p) if game.match_length else None
+    if mwc is not None:  # the equity is the MWC's, on the cube's scale
+        assert met.eq_to_mwc(equity, game) == pytest.approx(mwc, abs=1e-12)
+    if not won:
+        game.resign(kind)
+    game.accept()
+    assert game.result is not None and game.result.kind is kind
+    points = game.result.points if won else -game.result.points
+    if mwc is None:
+        assert equity == pytest.approx(points / cube, abs=1e-12)
+    else:
+        assert mwc == pytest.approx(after_the_game(game, player), abs=1e-12)

@@ -434,3 +434,31 @@ def test_numpy_inputs() -> None:
     s = state(7, (np.int64(2), np.int64(3)), cube=np.int32(2), turn=np.int8(1), crawford=np.bool_(False))
     assert cubeless_mwc(p, **s) == pytest.approx(cubeless_mwc(tuple(float(x) for x in p), **state(7, (2, 3), 2, 1)))
     assert match_equity(np.int16(3), np.int16(5)) == match_equity(3, 5)
+
+
+def test_the_jacoby_rule_counts_gammons_single_on_a_centred_cube() -> None:
+    p = (0.62, 0.21, 0.012, 0.09, 0.004)
+    assert cubeless_equity(p, jacoby=True) == pytest.approx(2 * 0.62 - 1, abs=1e-15)
+    for owner in (0, 1):  # a turned cube: gammons count again
+        assert cubeless_equity(p, jacoby=True, cube_owner=owner, cube=2) == cubeless_equity(p)
+    assert cubeless_equity(p, cube_owner=None) == cubeless_equity(p)  # no Jacoby rule, no difference
+    with pytest.raises(MatchEquityError, match="Jacoby rule is for money play"):
+        cubeless_equity(p, jacoby=True, **state(7, (0, 0)))
+    with pytest.raises(MatchEquityError, match="cube_owner must be None"):
+        cubeless_equity(p, cube_owner=2)
+    with pytest.raises(TypeError, match="jacoby must be a bool"):
+        cubeless_equity(p, jacoby="yes")  # type: ignore[arg-type]
+
+
+def test_a_backgammon_worth_two_counts_as_a_gammon() -> None:
+    p = (0.62, 0.21, 0.012, 0.09, 0.004)
+    assert cubeless_equity(p, backgammon_value=2) == pytest.approx(2 * 0.62 - 1 + (0.21 - 0.09), abs=1e-15)
+    s = state(7, (3, 2), cube=2)
+    as_gammons = (0.62, 0.21, 0.0, 0.09, 0.0)  # every backgammon a gammon: the same results, counted so
+    assert cubeless_mwc(p, **s, backgammon_value=2) == pytest.approx(cubeless_mwc(as_gammons, **s), abs=1e-15)
+    assert cubeless_equity(p, **s, backgammon_value=2) == pytest.approx(cubeless_equity(as_gammons, **s), abs=1e-15)
+    for bad in (1, 4):
+        with pytest.raises(MatchEquityError, match="backgammon_value must be 3, or 2"):
+            cubeless_equity(p, backgammon_value=bad)
+        with pytest.raises(MatchEquityError, match="backgammon_value must be 3, or 2"):
+            cubeless_mwc(p, **s, backgammon_value=bad)

@@ -147,3 +147,24 @@ def test_cubeless_match() -> None:
         p, equity = evaluate(pos.board, s)
         assert cubeless_equity(p, **s) == pytest.approx(equity, abs=eq_tol(s)), (s, p)
         assert cubeless_mwc(p, **s) == pytest.approx(gnubg.eq2mwc(equity, cubeinfo(s)), abs=TOL), (s, p)
+
+
+@pytest.mark.parametrize("owner", [-1, 0, 1])
+def test_jacoby_gammon_prices_in_money_play(owner: int) -> None:
+    """gnubg's money gammon price under the Jacoby rule (its cubeinfo applies
+    it in money play): 0 on a centred cube, 1 once it is turned. The equity
+    of the five outputs at those prices is bgcore's under the Jacoby rule.
+    (gnubg's own cubeless equity, Utility, counts gammons whatever the cube:
+    the prices enter its cubeful formulas.)"""
+    ci = gnubg.cubeinfo(1 if owner < 0 else 2, owner, 0, 0, (0, 0), 0, 0)
+    assert ci["jacoby"] == 1
+    (gammon, _), (backgammon, _) = ci["gammonprice"]
+    assert (gammon, backgammon) == ((0.0, 0.0) if owner < 0 else (1.0, 1.0))
+    for pos in selfplay_positions(20, seed=8 + owner):
+        if pos.is_game_over():
+            continue
+        p, _ = evaluate(pos.board, dict(match_length=0, score=(0, 0), cube=1, turn=0, crawford=False))
+        win, wg, wbg, lg, lbg = p
+        at_prices = 2 * win - 1 + gammon * (wg - lg) + backgammon * (wbg - lbg)
+        owned = None if owner < 0 else owner
+        assert cubeless_equity(p, jacoby=True, cube_owner=owned, cube=ci["cube"]) == pytest.approx(at_prices, abs=TOL)

@@ -741,8 +741,8 @@ class Game:
 
     def _outcome(self, winner: int, kind: Outcome, end: End, cube: int, owner: int | None) -> GameOutcome:
         multiplier = int(kind)
-        if self.variant == "tabla" and kind is Outcome.BACKGAMMON:
-            multiplier = 2  # a "mars" counts 2, whether or not a checker is left behind
+        if kind is Outcome.BACKGAMMON:
+            multiplier = self._backgammon_value()  # tabla's "mars" counts 2, whether or not a checker is left behind
         if self.jacoby and self.match_length == 0 and owner is None:
             multiplier = 1
         return GameOutcome(winner, multiplier * cube, kind, end, cube)
@@ -961,7 +961,16 @@ class Game:
     def cubeless_equity(self, probabilities: Sequence[float]) -> float:
         """Cubeless equity per unit of cube, from gnubg's five outputs (win, win
         gammon, win backgammon, lose gammon, lose backgammon) of the player to
-        act; at a match score, gammons are valued at the score's prices."""
+        act, each result counted as this game scores it: at a match score,
+        gammons are valued at the score's prices; in money play under the
+        Jacoby rule they count single while the cube is centred; in tabla a
+        backgammon counts 2 (see :func:`bgcore.met.cubeless_equity`).
+
+        >>> game = Game(jacoby=True, dice=1)
+        >>> game.roll((6, 1)); game.cubeless_equity((0.75, 0.25, 0.0, 0.0, 0.0))   # the gammons count single
+        (6, 1)
+        0.5
+        """
         return met.cubeless_equity(
             probabilities,
             match_length=self.match_length,
@@ -969,6 +978,9 @@ class Game:
             cube=self.cube,
             turn=self.turn,
             crawford=self.crawford,
+            jacoby=self.jacoby and not self.match_length,
+            cube_owner=self.cube_owner,
+            backgammon_value=self._backgammon_value(),
         )
 
     def mwc(self, probabilities: Sequence[float]) -> float:
@@ -981,7 +993,11 @@ class Game:
             cube=self.cube,
             turn=self.turn,
             crawford=self.crawford,
+            backgammon_value=self._backgammon_value(),
         )
+
+    def _backgammon_value(self) -> int:
+        return 2 if self.variant == "tabla" else 3  # tabla's "mars" counts 2
 
     def _repr_svg_(self) -> str:
         """The board, cube and dice as an SVG picture, for Jupyter (:func:`bgcore.svg.board`)."""

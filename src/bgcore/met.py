@@ -457,7 +457,14 @@ def mwc_to_eq(mwc: float, game: MatchState) -> float:
 
 
 def cubeless_mwc(
-    probabilities: Iterable[float], *, match_length: int, score: Sequence[int], cube: int, turn: int, crawford: bool
+    probabilities: Iterable[float],
+    *,
+    match_length: int,
+    score: Sequence[int],
+    cube: int,
+    turn: int,
+    crawford: bool,
+    backgammon_value: int = 3,
 ) -> float:
     """The MWC of player ``turn`` from gnubg's five outputs, the cube staying where it is.
 
@@ -466,7 +473,9 @@ def cubeless_mwc(
     six results (a single game, gammon or backgammon won or lost) is weighed by
     the MWC after winning or losing 1, 2 or 3 times the cube (a match won or
     lost when that is enough). gnubg gets the same from its gammon prices:
-    ``eq2mwc(Utility(...))``.
+    ``eq2mwc(Utility(...))``. ``backgammon_value`` is what a backgammon
+    counts, times the cube: 3, or 2 where it counts as a gammon (tabla's
+    "mars").
 
     >>> state = dict(match_length=7, score=(3, 5), cube=1, turn=0, crawford=False)
     >>> cubeless_mwc((0.6, 0.2, 0.01, 0.1, 0.0), **state) == (
@@ -478,19 +487,28 @@ def cubeless_mwc(
     ...
     bgcore.errors.MatchEquityError: win gammon 0.6 is more than win 0.5 (gammons are counted in the wins)
     """
-    return _cubeless_mwc(_probabilities(probabilities), _score(match_length, score, cube, turn, crawford))
+    p = _probabilities(probabilities)
+    backgammon = _backgammon_value(backgammon_value)
+    return _cubeless_mwc(p, _score(match_length, score, cube, turn, crawford), backgammon)
 
 
-def _cubeless_mwc(probabilities: tuple[float, float, float, float, float], state: _Score) -> float:
+def _backgammon_value(value: object) -> int:
+    times = _int(value, "backgammon_value")
+    if times not in (2, 3):
+        raise MatchEquityError(f"backgammon_value must be 3, or 2 where a backgammon counts as a gammon, not {times}")
+    return times
+
+
+def _cubeless_mwc(probabilities: tuple[float, float, float, float, float], state: _Score, backgammon: int) -> float:
     win, wg, wbg, lg, lbg = probabilities
     c = state.cube
     return (
         (win - wg) * _after(state, c, True)
         + (wg - wbg) * _after(state, 2 * c, True)
-        + wbg * _after(state, 3 * c, True)
+        + wbg * _after(state, backgammon * c, True)
         + (1.0 - win - lg) * _after(state, c, False)
         + (lg - lbg) * _after(state, 2 * c, False)
-        + lbg * _after(state, 3 * c, False)
+        + lbg * _after(state, backgammon * c, False)
     )
 
 
@@ -502,6 +520,9 @@ def cubeless_equity(
     cube: int = 1,
     turn: int = 0,
     crawford: bool = False,
+    jacoby: bool = False,
+    cube_owner: int | None = None,
+    backgammon_value: int = 3,
 ) -> float:
     """The cubeless equity of player ``turn``, per unit of cube, from gnubg's five outputs (see :func:`cubeless_mwc`).
 
@@ -511,23 +532,44 @@ def cubeless_equity(
     whose MWC is :func:`cubeless_mwc`, as gnubg's match ``Utility`` (gammons
     valued at the score's gammon prices).
 
-    >>> round(cubeless_equity((0.6, 0.2, 0.01, 0.1, 0.0)), 12)
+    The game's rules change what gammons are worth. ``jacoby`` (money play):
+    with the cube centred (``cube_owner`` None) gammons and backgammons count
+    single, so the equity is ``2 * win - 1``: gnubg's gammon price is 0 there
+    (its cubeless ``Utility`` counts them all the same). ``backgammon_value``:
+    what a backgammon counts, times the cube: 3, or 2 where it counts as a
+    gammon (tabla's "mars").
+
+    >>> p = (0.6, 0.2, 0.01, 0.1, 0.0)
+    >>> round(cubeless_equity(p), 12)
     0.31
+    >>> round(cubeless_equity(p, jacoby=True), 12), round(cubeless_equity(p, jacoby=True, cube_owner=0), 12)
+    (0.2, 0.31)
+    >>> round(cubeless_equity(p, backgammon_value=2), 12)
+    0.3
     >>> state = dict(match_length=7, score=(3, 5), cube=1, turn=0, crawford=False)
-    >>> eq = cubeless_equity((0.6, 0.2, 0.01, 0.1, 0.0), **state)
-    >>> abs(eq_to_mwc_at(eq, **state) - cubeless_mwc((0.6, 0.2, 0.01, 0.1, 0.0), **state)) < 1e-15
+    >>> eq = cubeless_equity(p, **state)
+    >>> abs(eq_to_mwc_at(eq, **state) - cubeless_mwc(p, **state)) < 1e-15
     True
     """
     p = _probabilities(probabilities)
+    backgammon = _backgammon_value(backgammon_value)
+    jacoby = _flag(jacoby, "jacoby")
+    if cube_owner is not None and _int(cube_owner, "cube_owner") not in (0, 1):
+        raise MatchEquityError(f"cube_owner must be None (centred), 0 or 1, not {cube_owner}")
     if _int(match_length, "match_length") != 0:
-        return _mwc_to_eq(_cubeless_mwc(p, (state := _score(match_length, score, cube, turn, crawford))), state)
+        if jacoby:
+            raise MatchEquityError("the Jacoby rule is for money play (match_length 0)")
+        state = _score(match_length, score, cube, turn, crawford)
+        return _mwc_to_eq(_cubeless_mwc(p, state, backgammon), state)
     if _int(turn, "turn") not in (0, 1):
         raise MatchEquityError(f"turn must be 0 or 1, not {turn}")
     _cube_value(cube)
     if _flag(crawford, "crawford"):
         raise MatchEquityError("a money game (match_length 0) has no Crawford game")
     win, wg, wbg, lg, lbg = p
-    return 2.0 * win - 1.0 + (wg - lg) + (wbg - lbg)
+    if jacoby and cube_owner is None:
+        return 2.0 * win - 1.0  # every win and loss counts single
+    return 2.0 * win - 1.0 + (wg - lg) + (backgammon - 2) * (wbg - lbg)
 
 
 # -- the table for native code -----------------------------------------------------------------------------------

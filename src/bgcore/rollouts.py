@@ -141,7 +141,9 @@ class RolloutResult:
     ``probabilities``: win, win gammon, win backgammon, lose gammon, lose
     backgammon (gammons include backgammons), as gnubg's outputs; ``stderr``
     their standard errors.  ``equity``: cubeless money equity
-    (``2 win - 1 + wg - lg + wbg - lbg``) and ``equity_stderr``.  ``mwc``:
+    (``2 win - 1 + wg - lg + wbg - lbg``), or from a :class:`~bgcore.Game`
+    the game's (:meth:`~bgcore.Game.cubeless_equity`: the Jacoby rule,
+    tabla's backgammons, a match's gammon prices), and ``equity_stderr``.  ``mwc``:
     the match winning chance (cubeless, the cube where it is) when the start
     was a :class:`~bgcore.Game` at a match score, else None.
     """
@@ -376,6 +378,10 @@ def _result(stats: _Stats, spec: _Spec, game: Game | None) -> RolloutResult:
     mean, cov = _estimate(stats, spec.stratify)
     stderr = [math.sqrt(max(v, 0.0)) if not math.isnan(v) else math.nan for v in np.diag(cov)]
     mwc = mwc_stderr = None
+    equity, equity_stderr = float(_EQUITY @ mean - 1.0), _sd(cov, _EQUITY)
+    if game is not None:  # each result counted as the game scores it
+        base, grad = _linear(game.cubeless_equity)
+        equity, equity_stderr = float(base + grad @ mean), _sd(cov, grad)
     if game is not None and game.match_length:
         base, grad = _linear(game.mwc)
         mwc, mwc_stderr = float(base + grad @ mean), _sd(cov, grad)
@@ -383,8 +389,8 @@ def _result(stats: _Stats, spec: _Spec, game: Game | None) -> RolloutResult:
     return RolloutResult(
         probabilities=p,  # type: ignore[arg-type]
         stderr=tuple(stderr),  # type: ignore[arg-type]
-        equity=float(_EQUITY @ mean - 1.0),
-        equity_stderr=_sd(cov, _EQUITY),
+        equity=equity,
+        equity_stderr=equity_stderr,
         games=int(stats.games.sum()),
         seed=spec.seed,
         mwc=mwc,
