@@ -80,9 +80,11 @@ def gnubg_game_ends(match: Match, folder: Path) -> list[str]:
         f"set beavers {int(match.beavers)}",
         f"import mat {path}",
     )
+    held = gnubg.match()
+    assert held is not None and len(held["games"]) == len(match.games), path.read_text()
     ends = []
     with quiet():
-        gnubg.navigate(game=-len(match.games))  # to the first game
+        gnubg.navigate(game=-(10**6))  # to the first game
         for k in range(len(match.games)):
             if k:
                 gnubg.navigate(game=1)
@@ -95,11 +97,14 @@ def imported_as_played(game: Game) -> bool:
     """False when the game ends with a roll, then a resignation, and the roll
     had one play or none: gnubg's import plays it (or the dance), which the
     player never did."""
-    history = game.history
-    if len(history) < 3 or history[-2].action is not Action.RESIGN or history[-3].action is not Action.ROLL:
+    if game.result is None or game.result.end is not End.RESIGNED:
+        return True
+    answers = (Action.RESIGN, Action.REJECT, Action.ACCEPT)  # the resignations, rejected ones too
+    before = [r for r in game.history if r.action not in answers]
+    if not before or before[-1].action is not Action.ROLL:
         return True
     # a resignation moves no checker: the position is the resigner's, at the roll
-    return len(game.position.legal_moves(history[-3].dice or (0, 0))) > 1
+    return len(game.position.legal_moves(before[-1].dice or (0, 0))) > 1
 
 
 def finished_cases() -> list[tuple[int, int]]:
