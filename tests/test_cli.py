@@ -529,3 +529,15 @@ def test_the_cli_page_shows_what_the_commands_print(
         assert (code, out) == (0, output), command
         checked += 1
     assert checked >= 6
+
+
+def test_show_a_pending_beaver(capsys: pytest.CaptureFixture[str]) -> None:
+    """gnubg's ID after O beavers X's double: X, on roll, takes or drops."""
+    code, out, _ = run(capsys, "show", "sGfwATDgc/ABMA:QRkAAAAAAAAE")
+    assert code == 0
+    assert out.splitlines()[-4:] == [
+        "O beavers (the cube at 2): X to take, the cube to 4, or drop",
+        "Cube: 2, owned by O",
+        "Money game (beavers)",
+        "gnubg ID: sGfwATDgc/ABMA:QRkAAAAAAAAE",
+    ]

@@ -29,7 +29,9 @@ def game_lines(game: Game) -> list[str]:
     x = game.on_roll
     name = {x: "X", 1 - x: "O"}
     lines = []
-    if game.doubled:
+    if game.beavered:  # O beavered X's double: X answers, the cube already O's at twice its value
+        lines.append(f"O beavers (the cube at {game.cube}): X to take, the cube to {2 * game.cube}, or drop")
+    elif game.doubled:
         lines.append(f"X doubles to {2 * game.cube}: O to take or drop")
     elif game.resigned is not None:
         lines.append(
@@ -70,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         for line in game_lines(spec.game):
             print(line)
         print(f"gnubg ID: {spec.game.gnubg_id()}")
-        print(spec.game.xgid())
+        if not spec.game.beavered:  # an XGID holds no pending beaver
+            print(spec.game.xgid())
     else:
         print(spec.position.xgid())
     if args.svg:
