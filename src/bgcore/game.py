@@ -466,7 +466,7 @@ class Game:
             self.resign(Outcome.SINGLE if argument is None else argument)  # type: ignore[arg-type]
             return None
         if argument is not None:
-            raise TypeError(f"apply(Action.{action.name}) takes no argument, not {argument!r}")
+            raise TypeError(f"apply(Action.{action.name}) takes no argument, not {_brief(argument)}")
         getattr(self, action.value)()
         return None
 
