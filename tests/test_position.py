@@ -11,6 +11,7 @@ import pytest
 from bgcore import GameResult, IllegalMoveError, InvalidPositionError, Move, Outcome, Position
 from bgcore.rules import ROLLS
 from bgcore.selfplay import selfplay_positions
+from refused import refused
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +92,14 @@ def test_bad_board_types() -> None:
         Position(checkers=0)
     with pytest.raises(InvalidPositionError):
         Position.initial("hypergammon").flip().__class__(Position.initial().board, checkers=3)
+
+
+@pytest.mark.parametrize("checkers", [2**31, 2**40, 2**64, 10**30, -(2**40), 16, 0, -1])
+def test_checkers_out_of_range_are_refused_fast(checkers: int) -> None:
+    message = refused(lambda: Position(Position.initial().board, checkers=checkers), InvalidPositionError, "")
+    assert message == f"checkers per side must be 1-15, not {checkers}"
+    refused(lambda: Position.from_position_id("4HPwATDgc/ABMA", checkers=checkers), InvalidPositionError, "1-15")
+    refused(lambda: Position(Position.initial().board, checkers=float(checkers)), TypeError, "must be an int")
 
 
 def test_bad_dice() -> None:

@@ -107,6 +107,8 @@ class Position:
                 raise TypeError(f"a board is a sequence of 26 ints, not {type(board).__name__}") from None
             raise exc
         checkers = _as_int(checkers, "checkers")
+        if not 1 <= checkers <= CHECKERS:  # before the core, whose C int a huge count would overflow
+            raise InvalidPositionError(f"checkers per side must be 1-{CHECKERS}, not {checkers}")
         data = _results.check_board(values, checkers)
         object.__setattr__(self, "_board_cache", tuple(values))
         object.__setattr__(self, "_bytes", data)
