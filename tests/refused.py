@@ -28,7 +28,7 @@ def refused(call: Callable[[], object], error: type[BaseException], match: str, 
     def target() -> None:
         try:
             outcome.append(call())
-        except BaseException as exc:  # noqa: BLE001 (handed to the test thread)
+        except BaseException as exc:  # handed to the test thread
             outcome.append(exc)
 
     thread = threading.Thread(target=target, daemon=True)
