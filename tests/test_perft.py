@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 import oracle
-from bgcore import Position, perft
+from bgcore import Position, _acey, _perft, perft
+from bgcore.acey import AceyDeuceyPosition
+from bgcore.gametree import perft_counts
 from bgcore.rules import ROLLS
+from refused import refused
 
 POSITIONS = {
     "standard": Position.initial(),
@@ -108,3 +111,76 @@ def test_the_perft_name_is_the_function() -> None:
     assert callable(bgcore.perft) and bgcore.perft.__module__ == "bgcore.gametree"
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("bgcore.perft")
+
+
+# --- hostile counts, refused fast ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", [13, 2**31, 2**63, 10**30, -1, -(2**40)])
+def test_a_depth_out_of_range_is_refused_fast(depth: int) -> None:
+    refused(lambda: perft(Position.initial(), depth), ValueError, f"^depth must be 0 to 12, not {depth}$")
+    refused(lambda: _perft.perft(Position.initial()._bytes, depth), ValueError, "depth")  # the core itself
+    acey = AceyDeuceyPosition.initial()
+    refused(lambda: perft(acey, depth), ValueError, rf"^depth must be 1 to {_acey.MAX_PERFT_DEPTH}, not {depth}$")
+
+
+@pytest.mark.parametrize("threads", [0, 65, 10_000, 2**31, 2**64, -1])
+def test_threads_out_of_range_are_refused_fast(threads: int) -> None:
+    message = f"^threads must be 1 to 64, not {threads}$"
+    refused(lambda: perft(Position.initial(), 2, threads=threads), ValueError, message)
+    refused(lambda: perft(AceyDeuceyPosition.initial(), 2, threads=threads), ValueError, message)
+    refused(lambda: _perft.perft(Position.initial()._bytes, 2, threads), ValueError, message)
+
+
+@pytest.mark.parametrize("threads", [2.0, "2", None, True])
+def test_threads_must_be_ints(threads: object) -> None:
+    refused(lambda: perft(Position.initial(), 2, threads=threads), ValueError, "threads must be an int")  # type: ignore[arg-type]
+
+
+# --- progress -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_perft_with_progress_counts_the_same(name: str) -> None:
+    pos = POSITIONS[name]
+    depth = 3 if name in ("hypergammon", "bear-off") else 2
+    calls: list[tuple[int, int]] = []
+    counts = perft_counts(pos, depth, threads=2, progress=lambda done, total: calls.append((done, total)))
+    assert counts == perft_counts(pos, depth)
+    total = calls[0][1]
+    # one call per position after the first ply (finished games are leaves, not subtrees)
+    children = [c for d in ROLLS for c in pos.legal_moves(d).positions() if not c.is_game_over()]
+    assert calls == [(k, total) for k in range(1, total + 1)] and total == len(children)
+
+
+def test_acey_deucey_perft_with_progress_counts_the_same() -> None:
+    start = AceyDeuceyPosition.initial()
+    calls: list[int] = []
+    assert perft_counts(start, 2, progress=lambda done, total: calls.append(done)) == perft_counts(start, 2)
+    assert calls and calls == list(range(1, len(calls) + 1))
+
+
+def test_perft_progress_is_quiet_by_default_and_a_bar_when_asked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pos = POSITIONS["hypergammon"]
+    plain = perft(pos, 3)
+    assert capsys.readouterr() == ("", "")
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws as on a terminal
+    monkeypatch.setenv("COLUMNS", "60")
+    assert perft(pos, 3, progress=True) == plain
+    out, err = capsys.readouterr()
+    total = sum(1 for d in ROLLS for c in pos.legal_moves(d).positions() if not c.is_game_over())
+    assert out == "" and "perft 3" in err and f"{total}/{total}" in err
+
+
+def test_an_interrupted_perft_stops_between_first_ply_positions() -> None:
+    calls: list[int] = []
+
+    def interrupt(done: int, total: int) -> None:
+        calls.append(done)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        perft(Position.initial(), 3, progress=interrupt)
+    assert calls == [1]

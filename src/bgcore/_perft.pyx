@@ -19,14 +19,19 @@ from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_su
 from bgcore._results import board_problem
 
 cdef enum:
-    MAX_DEPTH = 12         # deeper walks would take years
+    _MAX_DEPTH = 12        # deeper walks would take years
+    _MAX_THREADS = 64      # the library's bound on threads (bgcore.policy.check_int's callers)
+
+#: The deepest walk and the most threads :func:`perft` takes.
+MAX_DEPTH = _MAX_DEPTH
+MAX_THREADS = _MAX_THREADS
 
 
 ctypedef struct bg_walker:
     # What one thread needs to walk a tree: a generator and a result buffer
     # per ply (a child's results are walked while its parent's are held).
     bg_movegen *g
-    bg_board *bufs[MAX_DEPTH + 1]
+    bg_board *bufs[_MAX_DEPTH + 1]
 
 
 cdef int _walker_init(bg_walker *w, int depth) noexcept nogil:
@@ -42,7 +47,7 @@ cdef int _walker_init(bg_walker *w, int depth) noexcept nogil:
 
 cdef void _walker_free(bg_walker *w) noexcept nogil:
     cdef int i
-    for i in range(MAX_DEPTH + 1):
+    for i in range(_MAX_DEPTH + 1):
         free(w.bufs[i])
         w.bufs[i] = NULL
     bg_movegen_free(w.g)
@@ -142,7 +147,7 @@ cdef int _first_ply(bg_walker *w, const bg_board *b, bg_share *s,
     return 0
 
 
-def perft(bytes board, int depth, int threads=1):
+def perft(bytes board, object depth, object threads=1):
     """(unweighted, weighted) leaf counts ``depth`` plies below a valid
     ``board``, from one walk of the tree; ``threads`` share the positions
     after the first ply.  See :func:`bgcore.perft`."""
@@ -150,12 +155,14 @@ def perft(bytes board, int depth, int threads=1):
     if len(board) != 26:
         raise ValueError(f"a board has 26 slots, not {len(board)}")
     b = (<bg_board *><const char *>board)[0]
+    # The counts are checked as Python ints, before they become C ints that a
+    # huge one would overflow.
     if depth < 0:
         raise ValueError(f"depth must be >= 0, not {depth}")
-    if depth > MAX_DEPTH:
-        raise ValueError(f"depth {depth} is out of reach (at most {MAX_DEPTH})")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads}")
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"depth {depth} is out of reach (at most {_MAX_DEPTH})")
+    if not 1 <= threads <= _MAX_THREADS:
+        raise ValueError(f"threads must be 1 to {_MAX_THREADS}, not {threads}")
     if bg_validate(&b) < 0:
         raise ValueError(board_problem(board))
     if depth == 0 or bg_checkers(&b, 0) == 0 or bg_checkers(&b, 1) == 0:
@@ -184,7 +191,7 @@ cdef tuple _perft_alone(const bg_board *b, int depth):
 cdef inline void _walker_clear(bg_walker *w) noexcept nogil:
     cdef int i
     w.g = NULL
-    for i in range(MAX_DEPTH + 1):
+    for i in range(_MAX_DEPTH + 1):
         w.bufs[i] = NULL
 
 

@@ -5,45 +5,133 @@
 447
 >>> perft(Position.initial(), 1, weighted=True)  # the 36 ordered rolls
 637
+
+A deep walk takes long: depth 4 from the start counts some 66 billion
+leaves (minutes), each depth several hundred times the one before.  ``progress=True`` shows a
+progress bar on stderr, advanced as each position after the first ply is
+done; a callable gets ``(done, total)`` instead.
+
+>>> seen = []
+>>> perft(Position.initial(), 2, progress=lambda done, total: seen.append((done, total)))
+202782
+>>> len(seen), seen[-1]
+(447, (447, 447))
 """
 
 from __future__ import annotations
 
-from . import _perft
+from collections.abc import Callable
+
+from . import _acey, _perft
 from .acey import AceyDeuceyPosition
 from .acey import perft_counts as acey_perft_counts
+from .policy import check_int
 from .position import Position
+from .rules import ROLLS
 
-__all__ = ["perft", "perft_counts"]
+__all__ = ["perft", "perft_counts", "Progress"]
+
+#: What ``progress`` may be: False (quiet), True (a progress bar on stderr),
+#: or ``callback(done, total)``, called after each first-ply position's subtree.
+Progress = bool | Callable[[int, int], object]
 
 
-def perft_counts(position: Position, depth: int, *, threads: int = 1) -> tuple[int, int]:
+def perft_counts(position: Position, depth: int, *, threads: int = 1, progress: Progress = False) -> tuple[int, int]:
     """(unweighted, weighted) perft of ``position`` from one walk of the tree.
 
-    With ``threads`` > 1 the positions after the first ply are shared among
-    the calling thread and native threads of the pool, without the GIL.
+    With ``threads`` (1 to 64) > 1 the positions after the first ply are
+    shared among the calling thread and native threads of the pool, without
+    the GIL; ``progress`` as for :func:`perft`.
     """
     if not isinstance(position, Position):
         raise TypeError(f"perft() takes a Position, not {type(position).__name__}")
-    if isinstance(position, AceyDeuceyPosition):
-        return acey_perft_counts(position, depth, threads=threads)
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    threads = check_int(threads, "threads", 1, _perft.MAX_THREADS)
+    acey_deucey = isinstance(position, AceyDeuceyPosition)
+    low, high = (1, _acey.MAX_PERFT_DEPTH) if acey_deucey else (0, _perft.MAX_DEPTH)
+    if not low <= depth <= high:
+        raise ValueError(f"depth must be {low} to {high}, not {depth}")
+    if progress is not False and depth >= 2 and not position.is_game_over():
+        return _by_first_ply(position, depth, threads, progress)
+    if acey_deucey:
+        assert isinstance(position, AceyDeuceyPosition)
+        return acey_perft_counts(position, depth, threads=threads)
     if position.is_game_over():
         return 1, 1
     return _perft.perft(position._bytes, depth, threads)
 
 
-def perft(position: Position, depth: int, *, weighted: bool = False, threads: int = 1) -> int:
+def _by_first_ply(position: Position, depth: int, threads: int, progress: Progress) -> tuple[int, int]:
+    """Perft as the sum of the subtrees below the first ply, each walked in
+    C (``threads`` sharing its own first ply), with progress between them:
+    the same counts as one walk, in steps that Ctrl-C can stop."""
+    subtrees: list[tuple[Position, int]] = []  # (the position after a first-ply move, 1 or 2 rolls)
+    plain = weighted = 0
+    for d1, d2 in ROLLS:
+        rolls = 1 if d1 == d2 else 2
+        for after in position.legal_moves((d2, d1)).positions():
+            if after.is_game_over():
+                plain += 1
+                weighted += rolls
+            else:
+                subtrees.append((after, rolls))
+    report = _Bar(depth, len(subtrees)) if progress is True else progress
+    assert report is not False
+    try:
+        for done, (after, rolls) in enumerate(subtrees, 1):
+            p, q = perft_counts(after, depth - 1, threads=threads)
+            plain += p
+            weighted += rolls * q
+            report(done, len(subtrees))
+    finally:
+        if isinstance(report, _Bar):
+            report.close()
+    return plain, weighted
+
+
+class _Bar:
+    """A rich progress bar on stderr, over the positions after the first ply."""
+
+    def __init__(self, depth: int, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.progress = Progress(
+            TextColumn(f"perft {depth}"),
+            MofNCompleteColumn(),
+            BarColumn(bar_width=None),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self.task = self.progress.add_task("perft", total=total)
+        self.progress.start()
+
+    def __call__(self, done: int, total: int) -> None:
+        self.progress.update(self.task, completed=done)
+
+    def close(self) -> None:
+        self.progress.stop()
+
+
+def perft(
+    position: Position, depth: int, *, weighted: bool = False, threads: int = 1, progress: Progress = False
+) -> int:
     """The number of leaf positions ``depth`` plies after ``position``.
 
     Each ply sums over the 21 distinct rolls (or the 36 ordered ones, each
     with weight 1, when ``weighted``) and over the distinct results of each
     roll, and then the other side is on roll. A lost turn is one result; a
-    finished game is a leaf. Runs in C without the GIL. An acey-deucey
-    position counts as :func:`bgcore.acey.perft` says.
+    finished game is a leaf. Runs in C without the GIL, on ``threads`` (1 to
+    64). ``depth``: 0 to 12. An acey-deucey position counts as
+    :func:`bgcore.acey.perft` says.
+
+    ``progress`` (for deep walks): True shows a progress bar on stderr, a
+    callable is called with ``(done, total)`` as each position after the
+    first ply has been counted below; the walk then goes one first-ply
+    position at a time (the counts are the same), and Ctrl-C stops it
+    between two of them.  Quiet by default.
     """
-    plain, weighted_count = perft_counts(position, depth, threads=threads)
+    plain, weighted_count = perft_counts(position, depth, threads=threads, progress=progress)
     return weighted_count if weighted else plain
