@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from bgcore import Game, IllegalActionError, Position, rollout
+from bgcore.acey import AceyDeuceyPosition
 from bgcore.rollouts import BLOCK, RolloutResult
+from refused import refused
 
 # Worker processes start fresh (spawn): forking a process whose native
 # threads may hold a lock (the sanitizers' allocator, say) can deadlock the child.
@@ -224,7 +226,7 @@ def test_the_result_pickles_and_prints() -> None:
     r = rollout(ace_race(3, 3), games=100, policy="random")
     assert pickle.loads(pickle.dumps(r)) == r
     text = str(r)
-    assert "rollout of 100 games, seed 0" in text and "equity" in text
+    assert "rollout of 100 games, random for both sides, seed 0" in text and "equity" in text
     assert isinstance(r, RolloutResult)
 
 
@@ -295,3 +297,119 @@ def test_a_games_equity_counts_each_result_as_the_game_scores_it(
         assert r.mwc == pytest.approx(met.eq_to_mwc(r.equity, game), abs=1e-12)
     if options:  # the games had gammons (and tabla's backgammons): the counts differ
         assert r.equity != pytest.approx(same_games.equity, abs=1e-6)
+
+
+# --- hostile counts, refused fast; the result's name and summary; the bar at any width ---------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"games": 2**63}, r"^games must be at most 2\*\*63 - 1, not 9223372036854775808$"),
+        ({"games": 10**30}, r"^games must be at most 2\*\*63 - 1, not "),
+        ({"in_flight": 2**31}, r"^in_flight must be at most 65,536, not 2147483648$"),
+        ({"in_flight": 2**16 + 1}, r"^in_flight must be at most 65,536, not 65537$"),
+        ({"truncate": 2**31, "evaluator": constant((0.5, 0, 0, 0, 0))}, r"^truncate must be at most 2\*\*31 - 1 plies"),
+        (
+            {"truncate": 10**30, "evaluator": constant((0.5, 0, 0, 0, 0))},
+            r"^truncate must be at most 2\*\*31 - 1 plies",
+        ),
+        ({"threads": 2**40}, r"^threads must be 1 to 64, not 1099511627776$"),
+        ({"seed": 2**64}, r"^seed must be 0 to 18446744073709551615, not 18446744073709551616$"),
+        ({"seed": -(2**70)}, r"^seed must be 0 to 18446744073709551615, not "),
+    ],
+)
+def test_huge_counts_are_refused_fast(kwargs: dict, message: str) -> None:
+    refused(lambda: rollout(Position.initial(), **kwargs), ValueError, message)
+
+
+def test_the_largest_counts_are_taken() -> None:
+    from bgcore.rollouts import MAX_IN_FLIGHT, MAX_TRUNCATE
+
+    evaluator = constant((0.5, 0, 0, 0, 0))
+    many = rollout(
+        ace_race(2, 2), games=10, policy="race", in_flight=MAX_IN_FLIGHT, truncate=MAX_TRUNCATE, evaluator=evaluator
+    )
+    assert many == rollout(ace_race(2, 2), games=10, policy="race", truncate=1000, evaluator=evaluator)
+
+
+def test_a_match_longer_than_the_equity_table_is_refused_before_any_game() -> None:
+    from bgcore.errors import MatchEquityError
+    from bgcore.met import MAX_AWAY
+
+    long_match = Game(match_length=MAX_AWAY + 1, dice=3)
+    long_match.roll()
+    long_match.play(long_match.legal_moves()[0])
+    history = list(long_match.history)
+    refused(lambda: rollout(long_match, games=10**6, policy="race"), MatchEquityError, f"up to {MAX_AWAY} points")
+    assert list(long_match.history) == history  # nothing changed
+    covered = Game(match_length=MAX_AWAY, dice=3)
+    covered.roll()
+    covered.play(covered.legal_moves()[0])
+    assert rollout(covered, games=10, policy="race").mwc is not None
+
+
+def numpy_pips(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    return -(np.clip(children[:, 1:], 0, None) * np.arange(1, 26)).sum(axis=1).astype(float)
+
+
+def test_the_result_says_which_policy_made_it() -> None:
+    start = ace_race(4, 4)
+    assert rollout(start, games=100, policy="race").policy == "race"
+    assert rollout(start, games=100).policy == "pubeval"
+    assert rollout(start, games=100, policy=numpy_pips).policy == "numpy_pips"
+    from functools import partial
+
+    assert rollout(start, games=100, policy=partial(numpy_pips)).policy == "partial"
+    assert rollout(AceyDeuceyPosition.initial(), games=2, policy="random").policy == "random"
+
+
+def test_the_result_prints_its_policy_games_and_95_percent_interval() -> None:
+    r = rollout(ace_race(5, 4), games=3000, policy="race", seed=4)
+    low, high = r.equity - 1.959963984540054 * r.equity_stderr, r.equity + 1.959963984540054 * r.equity_stderr
+    text = str(r)
+    assert text.splitlines()[0] == "rollout of 3,000 games, race for both sides, seed 4 (± standard error)"
+    assert f"{r.equity:+8.5f} ± {r.equity_stderr:.5f}   95%: {low:+.5f} to {high:+.5f}" in text
+    assert repr(r) == (
+        f"<RolloutResult of 3,000 games, race, seed 4: equity {r.equity:+.5f} ± {r.equity_stderr:.5f} "
+        f"(95% interval {low:+.5f} to {high:+.5f})>"
+    )
+    game = Game(match_length=5, dice=7)
+    game.roll()
+    game.play(game.legal_moves()[0])
+    at_score = rollout(game, games=200, policy="race")
+    assert at_score.mwc is not None and at_score.mwc_stderr is not None
+    lo, hi = (
+        at_score.mwc - 1.959963984540054 * at_score.mwc_stderr,
+        at_score.mwc + 1.959963984540054 * at_score.mwc_stderr,
+    )
+    assert f"(95% interval {lo:.5f} to {hi:.5f})>" in repr(at_score) and "\n" not in repr(at_score)
+    assert f"95%: {lo:.5f} to {hi:.5f}" in str(at_score)
+
+
+def test_the_progress_line_keeps_the_total_at_any_width() -> None:
+    from bgcore.rollouts import _progress_line
+
+    fields = {"equity": "+0.1234 ± 0.0056", "rate": "123,456"}
+    for width in range(8, 140):
+        line, bar = _progress_line(width, 123_456, 1_000_000, fields, 83.0)
+        assert "123,456/1,000,000" in line
+        assert len(line) + (bar + 2 if bar else 0) <= max(width, len("123,456/1,000,000"))
+    wide, bar = _progress_line(120, 123_456, 1_000_000, fields, 83.0)
+    assert wide == "rollout 123,456/1,000,000 games  equity +0.1234 ± 0.0056  123,456 games/s  0:01:23 left"
+    assert bar == 30
+
+
+@pytest.mark.parametrize("columns", [24, 40, 80, 200])
+def test_the_progress_bar_on_a_narrow_terminal(
+    columns: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws as on a terminal
+    monkeypatch.setenv("COLUMNS", str(columns))
+    rollout(ace_race(5, 5), games=BLOCK * 3, policy="random", progress=True)
+    err = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", capsys.readouterr().err)  # the cursor's moves
+    lines = [line for line in re.split(r"[\r\n]", err) if line.strip()]
+    assert lines and all(len(line) < columns for line in lines)
+    assert "3,888/3,888" in lines[-1]

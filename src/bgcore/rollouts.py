@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -50,7 +50,17 @@ from .position import Position
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["rollout", "RolloutResult", "BLOCK"]
+__all__ = [
+    "rollout",
+    "RolloutResult",
+    "BLOCK",
+    "MAX_GAMES",
+    "MAX_IN_FLIGHT",
+    "MAX_TRUNCATE",
+    "interval95",
+    "policy_name",
+    "at_most",
+]
 
 #: Games per block of the stratified first rolls: every pair of a roll (36
 #: ordered rolls) and its reply.
@@ -60,6 +70,12 @@ _OUTPUTS = ("win", "win gammon", "win backgammon", "lose gammon", "lose backgamm
 # Cubeless money equity = 2 win - 1 + (wg - lg) + (wbg - lbg), as gnubg.
 _EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 _MAX_SEED = 2**64 - 1
+#: The most games a rollout plays: game numbers are 64-bit signed integers in the engine.
+MAX_GAMES = 2**63 - 1
+#: The most games a thread keeps in flight (the buffer of a Python policy's candidates grows with them).
+MAX_IN_FLIGHT = 2**16
+#: The longest truncation, in plies (the engine counts a game's plies in 32 bits).
+MAX_TRUNCATE = 2**31 - 1
 
 
 def _pair_strata() -> tuple[np.ndarray, np.ndarray]:
@@ -145,7 +161,17 @@ class RolloutResult:
     the game's (:meth:`~bgcore.Game.cubeless_equity`: the Jacoby rule,
     tabla's backgammons, a match's gammon prices), and ``equity_stderr``.  ``mwc``:
     the match winning chance (cubeless, the cube where it is) when the start
-    was a :class:`~bgcore.Game` at a match score, else None.
+    was a :class:`~bgcore.Game` at a match score, else None.  ``games``,
+    ``seed`` and ``policy`` say how it was made: the policy's name (a
+    built-in one's, or a callable's ``__name__``).
+
+    Printed, it gives each estimate with its standard error, and the 95%
+    interval (the estimate ± 1.96 standard errors) of the equity and the
+    match winning chance; its repr is one line.
+
+    >>> from bgcore import Position, rollout
+    >>> rollout(Position.from_position_id("d3cLAADb7g4AAA"), games=2592, policy="race", seed=1)
+    <RolloutResult of 2,592 games, race, seed 1: equity -0.16127 ± 0.01876 (95% interval -0.19803 to -0.12450)>
     """
 
     probabilities: tuple[float, float, float, float, float]
@@ -154,16 +180,65 @@ class RolloutResult:
     equity_stderr: float
     games: int
     seed: int
+    policy: str = field(compare=False)  # results are equal when their estimates are: the same games
     mwc: float | None = None
     mwc_stderr: float | None = None
 
     def __str__(self) -> str:
         estimates = zip(_OUTPUTS, self.probabilities, self.stderr, strict=True)
         rows = [f"{name:>16}  {p:8.5f} ± {e:.5f}" for name, p, e in estimates]
-        rows.append(f"{'equity':>16}  {self.equity:+8.5f} ± {self.equity_stderr:.5f}")
-        if self.mwc is not None:
-            rows.append(f"{'mwc':>16}  {self.mwc:8.5f} ± {self.mwc_stderr:.5f}")
-        return f"rollout of {self.games} games, seed {self.seed}\n" + "\n".join(rows)
+        lo, hi = interval95(self.equity, self.equity_stderr)
+        rows.append(f"{'equity':>16}  {self.equity:+8.5f} ± {self.equity_stderr:.5f}   95%: {lo:+.5f} to {hi:+.5f}")
+        if self.mwc is not None and self.mwc_stderr is not None:
+            lo, hi = interval95(self.mwc, self.mwc_stderr)
+            rows.append(f"{'mwc':>16}  {self.mwc:8.5f} ± {self.mwc_stderr:.5f}   95%: {lo:.5f} to {hi:.5f}")
+        title = f"rollout of {self.games:,} games, {self.policy} for both sides, seed {self.seed} (± standard error)"
+        return title + "\n" + "\n".join(rows)
+
+    def __repr__(self) -> str:
+        lo, hi = interval95(self.equity, self.equity_stderr)
+        text = (
+            f"<RolloutResult of {self.games:,} games, {self.policy}, seed {self.seed}: "
+            f"equity {self.equity:+.5f} ± {self.equity_stderr:.5f} (95% interval {lo:+.5f} to {hi:+.5f})"
+        )
+        if self.mwc is not None and self.mwc_stderr is not None:
+            lo, hi = interval95(self.mwc, self.mwc_stderr)
+            text += f", mwc {self.mwc:.5f} ± {self.mwc_stderr:.5f} (95% interval {lo:.5f} to {hi:.5f})"
+        return text + ">"
+
+
+def at_most(value: int, what: str, high: int, said: str) -> int:
+    """``value`` when it is at most ``high`` (``said`` in words), else a
+    ValueError naming ``what``: the upper bound of a count from outside,
+    checked before the engine takes it into a C integer."""
+    if value > high:
+        raise ValueError(f"{what} must be at most {said}, not {value}")
+    return value
+
+
+#: The normal distribution's two-sided 95% quantile.
+_Z95 = 1.959963984540054
+
+
+def interval95(estimate: float, stderr: float) -> tuple[float, float]:
+    """The 95% interval of an estimate with its standard error (normal): ``estimate ± 1.96 stderr``.
+
+    >>> [round(x, 4) for x in interval95(0.5, 0.01)]
+    [0.4804, 0.5196]
+    """
+    return estimate - _Z95 * stderr, estimate + _Z95 * stderr
+
+
+def policy_name(policy: Policy) -> str:
+    """A policy's name, for results: a built-in one's name, a callable's ``__name__``
+    (or its type's name when it has none).
+
+    >>> policy_name("pubeval"), policy_name(len)
+    ('pubeval', 'len')
+    """
+    if isinstance(policy, str):
+        return policy
+    return str(getattr(policy, "__name__", None) or type(policy).__name__)
 
 
 @dataclass(frozen=True)
@@ -282,18 +357,26 @@ def rollout(
     ``progress`` shows a progress bar with games/s and the current equity.
     ``in_flight``: games each thread plays at once (a Python policy scores
     all their candidates in one call).
+
+    The counts are bounded before any game is played: ``games`` at most
+    :data:`MAX_GAMES`, ``threads`` 1 to 64, ``in_flight`` 1 to
+    :data:`MAX_IN_FLIGHT`, ``truncate`` at most :data:`MAX_TRUNCATE`; a
+    match longer than the match equity table covers is refused then too.
     """
     position, game = _start_position(start)
-    games = check_int(games, "games", 1)
+    games = at_most(check_int(games, "games", 1), "games", MAX_GAMES, "2**63 - 1")
     seed = check_int(seed, "seed", 0, _MAX_SEED)
     threads = check_int(threads, "threads", 1, 64)
-    in_flight = check_int(in_flight, "in_flight", 1)
+    in_flight = at_most(check_int(in_flight, "in_flight", 1), "in_flight", MAX_IN_FLIGHT, f"{MAX_IN_FLIGHT:,}")
     plies = -1 if truncate is None else check_int(truncate, "truncate", 0)
+    plies = at_most(plies, "truncate", MAX_TRUNCATE, "2**31 - 1 plies")
     if position.is_game_over():
         raise IllegalActionError("the position is a finished game: there is nothing to roll out")
     acey_deucey = isinstance(position, AceyDeuceyPosition)
     if acey_deucey and (policy != "random" or truncate is not None):
         raise ValueError("an acey-deucey rollout plays the random policy to the end: policy='random', no truncate")
+    if game is not None and game.match_length:
+        _linear(game.mwc)  # a match the equity table does not cover fails here, before any game is played
     spec = _Spec(
         acey_deucey=acey_deucey,
         board=position.to_array().tobytes(),
@@ -328,21 +411,16 @@ def rollout(
 
 
 class _Progress:
-    """A rich progress bar on stderr: games, games/s and the equity so far."""
+    """A rich progress bar on stderr: games, games/s and the equity so far,
+    fitted to the terminal's width (see :func:`_progress_line`)."""
 
     def __init__(self, games: int, stratify: bool) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.progress import Progress
 
         self.stratify = stratify
-        self.progress = Progress(
-            TextColumn("rollout"),
-            BarColumn(bar_width=20),
-            MofNCompleteColumn(),
-            TextColumn("games  {task.fields[rate]} games/s  equity {task.fields[equity]}"),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-        )
+        console = Console(stderr=True)
+        self.progress = Progress(_line_column(console), console=console)
         self.task = self.progress.add_task("rollout", total=games, rate="-", equity="-")
         self.progress.start()
 
@@ -357,6 +435,45 @@ class _Progress:
 
     def close(self) -> None:
         self.progress.stop()
+
+
+def _progress_line(width: int, done: int, total: int, fields: dict[str, Any], left: float | None) -> tuple[str, int]:
+    """The text of a rollout's progress line, at most ``width`` characters
+    when it can be, and the width left for the bar (0: none).  The games done
+    and their total come first and always; then the equity, the rate and the
+    time left while they fit; the bar takes what remains."""
+    count = f"{done:,}/{total:,}"
+    heads = (f"rollout {count} games", f"{count} games", count)
+    line = next((h for h in heads if len(h) <= width), heads[-1])
+    eta = "" if left is None else f"{int(left) // 3600}:{int(left) // 60 % 60:02d}:{int(left) % 60:02d} left"
+    for part in (f"equity {fields['equity']}", f"{fields['rate']} games/s", eta):
+        if part and len(line) + 2 + len(part) <= width:
+            line += "  " + part
+    room = width - len(line) - 2
+    return line, min(room, 30) if room >= 10 else 0
+
+
+def _line_column(console: Any) -> Any:
+    """The one column of the rollout's progress bar (a rich ``ProgressColumn``,
+    built here to keep rich out of ``import bgcore``): :func:`_progress_line`
+    at the console's width at each refresh, and the bar."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
+
+    class LineColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            total = int(task.total or 0)
+            width = console.width - 1  # a line as wide as the terminal wraps on some terminals
+            line, bar = _progress_line(width, int(task.completed), total, task.fields, task.time_remaining)
+            text = Text(line)
+            if bar:
+                filled = bar * int(task.completed) // max(total, 1)
+                text.append("  ")
+                text.append("━" * filled, style="bar.complete")
+                text.append("━" * (bar - filled), style="bar.back")
+            return text
+
+    return LineColumn()
 
 
 def _linear(f: Any) -> tuple[float, np.ndarray]:
@@ -393,6 +510,7 @@ def _result(stats: _Stats, spec: _Spec, game: Game | None) -> RolloutResult:
         equity_stderr=equity_stderr,
         games=int(stats.games.sum()),
         seed=spec.seed,
+        policy=policy_name(spec.policy),
         mwc=mwc,
         mwc_stderr=mwc_stderr,
     )
