@@ -10,6 +10,7 @@ import pytest
 from bgcore import DuelResult, Position, duel
 from bgcore.rules import ROLLS
 from bgcore.selfplay import SelfPlay, play
+from refused import refused
 
 
 def successors(pos: Position) -> set[Position]:
@@ -115,3 +116,39 @@ def test_a_python_policy_duels_a_builtin_one() -> None:
 def test_bad_arguments(call, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("games", [2**63, 10**30])
+def test_huge_game_counts_are_refused_fast(games: int) -> None:
+    message = r"^games must be at most 2\*\*63 - 1, not "
+    refused(lambda: play(games), ValueError, message)
+    refused(lambda: duel("race", "random", games=games), ValueError, message)
+
+
+@pytest.mark.parametrize("threads", [65, 2**40])
+def test_huge_thread_counts_are_refused_fast(threads: int) -> None:
+    refused(lambda: play(3, threads=threads), ValueError, f"^threads must be 1 to 64, not {threads}$")
+    refused(lambda: duel("race", "random", games=3, threads=threads), ValueError, "^threads must be 1 to 64")
+
+
+def fewest_pips(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    return -(np.clip(children[:, 1:], 0, None) * np.arange(1, 26)).sum(axis=1).astype(float)
+
+
+def test_a_duel_names_its_policies_and_prints_its_interval() -> None:
+    result = duel(fewest_pips, "random", games=400, seed=6)
+    assert result.policies == ("fewest_pips", "random")
+    low, high = result.points - 1.959963984540054 * result.stderr, result.points + 1.959963984540054 * result.stderr
+    points = f"{result.points:+.3f} ± {result.stderr:.3f}"
+    assert str(result).splitlines() == [
+        "duel of 400 games, fewest_pips against random, on duplicate dice (± standard error)",
+        f"  points per game for fewest_pips  {points}   95%: {low:+.3f} to {high:+.3f}",
+        f"  games won                        {result.wins[0]}-{result.wins[1]}",
+    ]
+    assert repr(result) == (
+        f"<DuelResult of 400 games, fewest_pips against random: fewest_pips {result.points:+.3f} ± "
+        f"{result.stderr:.3f} points per game (95% interval {low:+.3f} to {high:+.3f}), "
+        f"won {result.wins[0]}-{result.wins[1]}>"
+    )
+    # the names do not count in equality: the same games, the same result
+    assert result == duel(lambda c, o: fewest_pips(c, o), "random", games=400, seed=6)

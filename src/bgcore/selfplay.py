@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import _engine
 from .policy import Policy, check_int, check_policy
 from .position import Position
+from .rollouts import MAX_GAMES, at_most, interval95, policy_name
 
 __all__ = ["play", "SelfPlay", "duel", "DuelResult", "selfplay_positions", "heuristic_score"]
 
@@ -81,7 +82,7 @@ def play(
     usual.  Game ``i`` rolls from stream ``i`` of :class:`bgcore.Dice`
     (``seed``): the data do not depend on ``threads``.
     """
-    games = check_int(games, "games", 0)
+    games = at_most(check_int(games, "games", 0), "games", MAX_GAMES, "2**63 - 1")
     seed = check_int(seed, "seed", 0, _MAX_SEED)
     threads = check_int(threads, "threads", 1, 64)
     position, opening = _start(start)
@@ -111,13 +112,48 @@ class DuelResult:
     ``points``: mean points per game won by ``policy_a`` (negative when it
     lost more), ``stderr`` its standard error (from pairs of games on the same
     dice, which cancels most of the luck), ``wins``: games won by ``policy_a``
-    and by ``policy_b``, and ``games``.
+    and by ``policy_b``, ``games``, and ``policies``: the names of
+    ``policy_a`` and ``policy_b`` (a callable's ``__name__``; not compared:
+    equal games give equal results).  Printed, it gives the points per game
+    with their standard error and 95% interval (± 1.96 standard errors).
+
+    >>> result = duel("race", "pubeval", games=200, seed=1)
+    >>> result  # doctest: +ELLIPSIS
+    <DuelResult of 200 games, race against pubeval: race -0.790 ± 0.069 points per game (95% interval ...), won 36-164>
+    >>> print(result)
+    duel of 200 games, race against pubeval, on duplicate dice (± standard error)
+      points per game for race  -0.790 ± 0.069   95%: -0.926 to -0.654
+      games won                 36-164
     """
 
     points: float
     stderr: float
     wins: tuple[int, int]
     games: int
+    policies: tuple[str, str] = field(compare=False)
+
+    def _points_text(self) -> tuple[str, str]:
+        lo, hi = interval95(self.points, self.stderr)
+        return f"{self.points:+.3f} ± {self.stderr:.3f}", f"{lo:+.3f} to {hi:+.3f}"
+
+    def __str__(self) -> str:
+        a, b = self.policies
+        points, interval = self._points_text()
+        rows = ((f"points per game for {a}", f"{points}   95%: {interval}"), ("games won", self._won()))
+        width = max(len(label) for label, _ in rows)
+        title = f"duel of {self.games:,} games, {a} against {b}, on duplicate dice (± standard error)"
+        return "\n".join([title, *(f"  {label:<{width}}  {value}" for label, value in rows)])
+
+    def _won(self) -> str:
+        return f"{self.wins[0]:,}-{self.wins[1]:,}"
+
+    def __repr__(self) -> str:
+        a, b = self.policies
+        points, interval = self._points_text()
+        return (
+            f"<DuelResult of {self.games:,} games, {a} against {b}: {a} {points} points per game "
+            f"(95% interval {interval}), won {self._won()}>"
+        )
 
 
 def duel(
@@ -136,7 +172,7 @@ def duel(
     ``games`` counts games, not pairs (an odd count leaves the last one
     unpaired).
     """
-    games = check_int(games, "games", 1)
+    games = at_most(check_int(games, "games", 1), "games", MAX_GAMES, "2**63 - 1")
     seed = check_int(seed, "seed", 0, _MAX_SEED)
     threads = check_int(threads, "threads", 1, 64)
     position, opening = _start(start)
@@ -165,7 +201,8 @@ def duel(
     else:
         stderr = math.nan
     won = int((points > 0).sum())
-    return DuelResult(points=mean, stderr=stderr, wins=(won, games - won), games=games)
+    names = (policy_name(policies[0]), policy_name(policies[1]))
+    return DuelResult(points=mean, stderr=stderr, wins=(won, games - won), games=games, policies=names)
 
 
 def heuristic_score(board: tuple[int, ...]) -> float:
