@@ -19,6 +19,7 @@ from bgcore.cli import main
 from bgcore.cli.inputs import acey_race_score, rank_moves
 from bgcore.cli.play import Session
 from bgcore.game import Action, End
+from refused import refused
 
 ACEY = "acey-deucey"
 
@@ -116,6 +117,28 @@ def test_ids_have_no_room_for_waiting_checkers() -> None:
     assert game.match_id()  # the Match ID holds no board: it is fine
     with pytest.raises(InvalidPositionError, match="waiting to enter"):
         Game.from_ids("AAAAAAAAAAAAAA:cAkAAAAAAAAA", variant=ACEY)
+
+
+@pytest.mark.parametrize("waiting", [(15, 15), (13, 15), (0, 1), (1, 0)])
+def test_the_position_id_refuses_waiting_checkers(waiting: tuple[int, int]) -> None:
+    board = [0] * 26
+    board[19], board[6] = 15 - waiting[0], -(15 - waiting[1])  # the rest of each side on one point
+    position = AceyDeuceyPosition(board, waiting=waiting)
+    message = refused(position.position_id, InvalidPositionError, "no room for the checkers waiting to enter")
+    assert f"({waiting[0]}, {waiting[1]})" in message
+    refused(position.xgid, InvalidPositionError, "waiting to enter")
+    # its repr and picture still say everything: the board's ID and the waiting checkers
+    board_id = Position(board).position_id()
+    assert repr(position) == f"AceyDeuceyPosition.from_position_id({board_id!r}, waiting={waiting!r})"
+    assert eval(repr(position)) == position  # our own repr: it rebuilds the position
+    assert str(position).splitlines()[0].startswith(f"Position ID: {board_id}")
+    assert str(position).splitlines()[-1] == f"Waiting to enter: {waiting[0]} (on roll), {waiting[1]}"
+
+
+def test_the_position_id_of_a_board_with_every_checker_entered() -> None:
+    position = AceyDeuceyPosition(Position.initial().board)
+    assert position.position_id() == Position.initial().position_id()
+    assert AceyDeuceyPosition.from_position_id(position.position_id()) == position
 
 
 def test_a_match_of_acey_deucey_and_its_mat_file() -> None:

@@ -39,6 +39,7 @@ import numpy as np
 import bgcore._acey as _acey
 import bgcore._results as _results
 
+from .diagram import render
 from .errors import IllegalMoveError, InvalidPositionError
 from .ids import decode_position_id
 from .move import Move, check_dice
@@ -269,6 +270,25 @@ class AceyDeuceyPosition(Position, variant="acey-deucey"):
         """Not available: an XGID cannot say which checkers are waiting to enter."""
         raise InvalidPositionError("an XGID has no room for checkers waiting to enter: use to_array")
 
+    def position_id(self) -> str:
+        """The board's GNU Backgammon Position ID, once no checker waits to
+        enter: an ID has no room for them (InvalidPositionError while some
+        wait, rather than the ID of a board without them).
+
+        >>> AceyDeuceyPosition.initial().position_id()
+        Traceback (most recent call last):
+        ...
+        bgcore.errors.InvalidPositionError: a Position ID has no room for the checkers waiting to enter (15, 15): ...
+        >>> AceyDeuceyPosition.from_position_id("4HPwATDgc/ABMA").position_id()
+        '4HPwATDgc/ABMA'
+        """
+        if any(self._waiting):
+            mover, opponent = self._waiting
+            raise InvalidPositionError(
+                f"a Position ID has no room for the checkers waiting to enter ({mover}, {opponent}): use to_array"
+            )
+        return Position.position_id(self)
+
     @classmethod
     def from_array(  # type: ignore[override]
         cls, array: Sequence[int] | np.ndarray
@@ -407,11 +427,13 @@ class AceyDeuceyPosition(Position, variant="acey-deucey"):
         return self._hash
 
     def __repr__(self) -> str:
-        return f"AceyDeuceyPosition.from_position_id({self.position_id()!r}, waiting={self._waiting!r})"
+        # the board's ID (Position's), which the waiting checkers complete
+        return f"AceyDeuceyPosition.from_position_id({Position.position_id(self)!r}, waiting={self._waiting!r})"
 
     def __str__(self) -> str:
         w = self._waiting
-        return f"{super().__str__()}\nWaiting to enter: {w[0]} (on roll), {w[1]}"
+        board = render(self._board, self.pip_count(), self.borne_off(), Position.position_id(self))
+        return f"{board}\nWaiting to enter: {w[0]} (on roll), {w[1]}"
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_position, (self._board, self._waiting))

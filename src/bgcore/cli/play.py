@@ -27,6 +27,7 @@ from rich.table import Table
 
 from ..errors import IllegalMoveError
 from ..game import Action, End, Game, Record
+from ..ids import encode_position_id
 from ..match import Match
 from ..move import Move
 from ..policy import POLICIES
@@ -160,7 +161,8 @@ class Session:
         print(f"bgcore play: you (X) against {self.policy} (O){seed}, {variant}game {number}")
         position = game.position if game.on_roll == HUMAN else game.position.flip()
         lines = str(position).splitlines()
-        lines[0] = f"Position ID: {position.position_id()}   you: X, moving 24 to 1"
+        # the board's ID (in acey-deucey, without the checkers waiting to enter: a line below gives them)
+        lines[0] = f"Position ID: {encode_position_id(position.board)}   you: X, moving 24 to 1"
         print("\n".join(lines))
         print(self.status(game))
         for line in self.log:
