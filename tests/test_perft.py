@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
 import oracle
@@ -141,16 +146,27 @@ def test_threads_must_be_ints(threads: object) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))
-def test_perft_with_progress_counts_the_same(name: str) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_perft_with_progress_counts_the_same(name: str, threads: int) -> None:
     pos = POSITIONS[name]
     depth = 3 if name in ("hypergammon", "bear-off") else 2
     calls: list[tuple[int, int]] = []
-    counts = perft_counts(pos, depth, threads=2, progress=lambda done, total: calls.append((done, total)))
+    counts = perft_counts(pos, depth, threads=threads, progress=lambda done, total: calls.append((done, total)))
     assert counts == perft_counts(pos, depth)
-    total = calls[0][1]
-    # one call per position after the first ply (finished games are leaves, not subtrees)
+    # the positions after the first ply (finished games are leaves, not walked below), all walked at the end
     children = [c for d in ROLLS for c in pos.legal_moves(d).positions() if not c.is_game_over()]
-    assert calls == [(k, total) for k in range(1, total + 1)] and total == len(children)
+    assert calls[-1] == (len(children), len(children))
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)  # it only goes forward
+    assert {total for _, total in calls} == {len(children)}
+
+
+def test_progress_is_reported_while_the_walk_goes_on() -> None:
+    calls: list[float] = []
+    start = time.perf_counter()
+    perft(Position.initial(), 3, progress=lambda done, total: calls.append(time.perf_counter()))
+    elapsed = time.perf_counter() - start
+    # about every 0.1 s (the last call at the end): a second's walk gives several
+    assert len(calls) >= min(3, elapsed / 0.1 - 1) and calls[-1] - start <= elapsed
 
 
 def test_acey_deucey_perft_with_progress_counts_the_same() -> None:
@@ -174,13 +190,38 @@ def test_perft_progress_is_quiet_by_default_and_a_bar_when_asked(
     assert out == "" and "perft 3" in err and f"{total}/{total}" in err
 
 
-def test_an_interrupted_perft_stops_between_first_ply_positions() -> None:
+@pytest.mark.parametrize(("position", "depth"), [(Position.initial(), 4), (AceyDeuceyPosition.initial(), 3)])
+def test_an_exception_from_progress_stops_the_walk(position: Position, depth: int) -> None:
     calls: list[int] = []
 
     def interrupt(done: int, total: int) -> None:
         calls.append(done)
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        perft(Position.initial(), 3, progress=interrupt)
-    assert calls == [1]
+    # the whole walk would take minutes: stopped at the first report, it takes one first-ply position's
+    refused(lambda: perft(position, depth, threads=2, progress=interrupt), KeyboardInterrupt, "", within=10)
+    assert len(calls) == 1
+    assert perft(position, 2, threads=2) == perft(position, 2)  # the pool's threads are fine after it
+
+
+def test_ctrl_c_stops_a_watched_perft() -> None:
+    """SIGINT in a process walking depth 4 with progress: KeyboardInterrupt within a few seconds."""
+    script = (
+        "import sys\n"
+        "from bgcore import Position, perft\n"
+        "print('walking', flush=True)\n"
+        "try:\n"
+        "    perft(Position.initial(), 4, threads=2, progress=lambda done, total: None)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "walking\n"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert out == "interrupted\n" and time.perf_counter() - sent < 10

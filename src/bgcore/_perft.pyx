@@ -4,13 +4,18 @@ distinct rolls, counted without the GIL (behind ``bgcore.perft``).
 
 With several threads, the positions after the first ply are shared among the
 calling thread and threads of the pool (``_pool``), each with a generator and
-buffers of its own.
+buffers of its own.  With ``progress``, the pool's threads do all the work
+while the calling thread watches: about ten times a second it takes the GIL,
+calls ``progress(done, total)`` (the positions after the first ply walked so
+far, and their number) and checks for Ctrl-C; an exception there stops the
+walk (no thread takes a new position) and is raised once the threads are done.
 """
 
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, calloc, free
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
-                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
+                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK,
+                               PyLockStatus, PY_LOCK_ACQUIRED)
 
 from bgcore.movegen cimport (bg_board, bg_movegen, bg_movegen_new, bg_movegen_free, bg_validate,
                              bg_flip, bg_checkers, bg_generate_boards, bg_count, BG_MAX_RESULTS)
@@ -18,8 +23,17 @@ from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_su
 
 from bgcore._results import board_problem
 
+cdef extern from "pythread.h":
+    # Not in Cython's declarations: a wait with a timeout (PY_TIMEOUT_T microseconds).
+    PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock lock, long long microseconds,
+                                             int intr_flag) nogil
+
+cdef extern from "Python.h":
+    int PyErr_CheckSignals() except -1
+
 cdef enum:
     _MAX_DEPTH = 12        # deeper walks would take years
+    _WATCH_MICROSECONDS = 100000   # how often a watched walk reports its progress
     _MAX_THREADS = 64      # the library's bound on threads (bgcore.policy.check_int's callers)
 
 #: The deepest walk and the most threads :func:`perft` takes.
@@ -93,9 +107,11 @@ ctypedef struct bg_share:
     bg_board *children     # seen by the side to move
     int *weights           # 1 for a double's child, 2 for the others'
     Py_ssize_t n, next
+    Py_ssize_t done        # children walked to the end
     int depth              # plies below each child
-    int failed
+    int active             # workers that have not returned (and the caller's guard while it submits)
     PyThread_type_lock lock
+    PyThread_type_lock finished  # watched: held until the last worker returns (else NULL)
 
 
 ctypedef struct bg_share_worker:
@@ -103,6 +119,19 @@ ctypedef struct bg_share_worker:
     bg_walker walker
     int64_t plain, weighted
     int failed
+
+
+cdef int _add_active(bg_share *s, int change) noexcept nogil:
+    """Add change to the workers still active; the new count.  The last one
+    out lets a watching caller go."""
+    cdef int active
+    PyThread_acquire_lock(s.lock, WAIT_LOCK)
+    s.active += change
+    active = s.active
+    PyThread_release_lock(s.lock)
+    if active == 0 and s.finished != NULL:
+        PyThread_release_lock(s.finished)
+    return active
 
 
 cdef void _share_work(void *arg) noexcept nogil:
@@ -116,13 +145,17 @@ cdef void _share_work(void *arg) noexcept nogil:
         s.next += 1
         PyThread_release_lock(s.lock)
         if i >= s.n:
-            return
+            break
         p = q = 0
         if _walk(&w.walker, &s.children[i], s.depth, &p, &q) < 0:
             w.failed = 1
-            return
+            break
         w.plain += p
         w.weighted += q * s.weights[i]
+        PyThread_acquire_lock(s.lock, WAIT_LOCK)
+        s.done += 1
+        PyThread_release_lock(s.lock)
+    _add_active(s, -1)
 
 
 cdef int _first_ply(bg_walker *w, const bg_board *b, bg_share *s,
@@ -147,10 +180,11 @@ cdef int _first_ply(bg_walker *w, const bg_board *b, bg_share *s,
     return 0
 
 
-def perft(bytes board, object depth, object threads=1):
+def perft(bytes board, object depth, object threads=1, object progress=None):
     """(unweighted, weighted) leaf counts ``depth`` plies below a valid
     ``board``, from one walk of the tree; ``threads`` share the positions
-    after the first ply.  See :func:`bgcore.perft`."""
+    after the first ply; ``progress(done, total)`` is called as they are
+    walked (see the module docstring).  See :func:`bgcore.perft`."""
     cdef bg_board b
     if len(board) != 26:
         raise ValueError(f"a board has 26 slots, not {len(board)}")
@@ -167,9 +201,9 @@ def perft(bytes board, object depth, object threads=1):
         raise ValueError(board_problem(board))
     if depth == 0 or bg_checkers(&b, 0) == 0 or bg_checkers(&b, 1) == 0:
         return 1, 1
-    if threads == 1 or depth == 1:
+    if depth == 1 or (threads == 1 and progress is None):
         return _perft_alone(&b, depth)
-    return _perft_shared(&b, depth, threads)
+    return _perft_shared(&b, depth, threads, progress)
 
 
 cdef tuple _perft_alone(const bg_board *b, int depth):
@@ -195,47 +229,68 @@ cdef inline void _walker_clear(bg_walker *w) noexcept nogil:
         w.bufs[i] = NULL
 
 
-cdef tuple _perft_shared(const bg_board *b, int depth, int threads):
+cdef tuple _perft_shared(const bg_board *b, int depth, int threads, object progress):
     cdef bg_share s
     cdef bg_share_worker *workers = NULL
     cdef bg_pool_thread **pool = NULL
     cdef int64_t plain = 0, weighted = 0
-    cdef int i, rc = 0, failed = 0
+    cdef int i, rc = 0, submitted = 0
+    cdef bint watch = progress is not None
+    cdef int first = 0 if watch else 1  # the first worker on a pool thread (watched: all of them)
     s.children = <bg_board *>malloc(21 * BG_MAX_RESULTS * sizeof(bg_board))
     s.weights = <int *>malloc(21 * BG_MAX_RESULTS * sizeof(int))
-    s.n = s.next = 0
+    s.n = s.next = s.done = 0
     s.depth = depth - 1
+    s.active = 0
     s.lock = PyThread_allocate_lock()
+    s.finished = PyThread_allocate_lock() if watch else NULL
     workers = <bg_share_worker *>calloc(threads, sizeof(bg_share_worker))
     pool = <bg_pool_thread **>calloc(threads, sizeof(bg_pool_thread *))
     try:
-        if s.children == NULL or s.weights == NULL or s.lock == NULL or workers == NULL or pool == NULL:
+        if s.children == NULL or s.weights == NULL or s.lock == NULL or workers == NULL or pool == NULL \
+                or (watch and s.finished == NULL):
             raise MemoryError()
+        if watch:
+            PyThread_acquire_lock(s.finished, WAIT_LOCK)  # released by the last worker out
         for i in range(threads):
             workers[i].share = &s
             _walker_clear(&workers[i].walker)
             if _walker_init(&workers[i].walker, depth) < 0:
                 raise MemoryError()
-        for i in range(1, threads):
+        for i in range(first, threads):
             pool[i] = bg_pool_take()  # none to be had: the others take its share
         with nogil:
             rc = _first_ply(&workers[0].walker, b, &s, &plain, &weighted)
             if rc == 0:
-                for i in range(1, threads):
-                    bg_pool_submit(pool[i], _share_work, &workers[i])
-                _share_work(&workers[0])
-                for i in range(1, threads):
-                    bg_pool_wait(pool[i])
+                s.active = 1  # the caller's guard while it submits (or its own share)
+                for i in range(first, threads):
+                    _add_active(&s, 1)
+                    if bg_pool_submit(pool[i], _share_work, &workers[i]):
+                        submitted += 1
+                    else:
+                        _add_active(&s, -1)
+                if not watch or submitted == 0:
+                    _share_work(&workers[0])  # (watched, with no thread to watch: the caller walks)
+                else:
+                    _add_active(&s, -1)
+        if rc == 0 and watch and submitted:
+            _watch(&s, progress)
+        for i in range(threads):
+            bg_pool_wait(pool[i])
+        if watch:
+            progress(_done(&s), s.n)
         for i in range(threads):
             plain += workers[i].plain
             weighted += workers[i].weighted
-            failed |= workers[i].failed
-        if rc < 0 or failed:
+            if workers[i].failed:
+                rc = -1
+        if rc < 0:
             raise RuntimeError("perft met a board the generator rejects")
         return plain, weighted
     finally:
         if pool != NULL:
-            for i in range(1, threads):
+            for i in range(threads):
+                bg_pool_wait(pool[i])  # (at once, but after an exception while watching)
                 bg_pool_give(pool[i])
         if workers != NULL:
             for i in range(threads):
@@ -246,3 +301,36 @@ cdef tuple _perft_shared(const bg_board *b, int depth, int threads):
         free(s.weights)
         if s.lock != NULL:
             PyThread_free_lock(s.lock)
+        if s.finished != NULL:
+            PyThread_free_lock(s.finished)
+
+
+cdef int _watch(bg_share *s, object progress) except -1:
+    """Report the progress of the pool's threads until the last returns; on
+    an exception (Ctrl-C, or raised by progress) let no thread take another
+    position, wait for the threads, and raise it."""
+    cdef PyLockStatus got
+    while True:
+        with nogil:
+            got = PyThread_acquire_lock_timed(s.finished, _WATCH_MICROSECONDS, 0)
+        if got == PY_LOCK_ACQUIRED:
+            return 0
+        try:
+            PyErr_CheckSignals()
+            progress(_done(s), s.n)
+        except BaseException:
+            PyThread_acquire_lock(s.lock, WAIT_LOCK)
+            s.next = s.n
+            PyThread_release_lock(s.lock)
+            with nogil:
+                PyThread_acquire_lock(s.finished, WAIT_LOCK)
+            raise
+
+
+cdef Py_ssize_t _done(bg_share *s) noexcept nogil:
+    """The children walked so far (read under the lock the workers write it under)."""
+    cdef Py_ssize_t done
+    PyThread_acquire_lock(s.lock, WAIT_LOCK)
+    done = s.done
+    PyThread_release_lock(s.lock)
+    return done

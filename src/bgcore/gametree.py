@@ -7,15 +7,16 @@
 637
 
 A deep walk takes long: depth 4 from the start counts some 66 billion
-leaves (minutes), each depth several hundred times the one before.  ``progress=True`` shows a
-progress bar on stderr, advanced as each position after the first ply is
-done; a callable gets ``(done, total)`` instead.
+leaves (minutes), each depth several hundred times the one before.
+``progress=True`` shows a progress bar on stderr over the positions after the
+first ply, and a callable gets ``(done, total)`` of them about ten times a
+second and once at the end; either way Ctrl-C stops the walk.
 
 >>> seen = []
 >>> perft(Position.initial(), 2, progress=lambda done, total: seen.append((done, total)))
 202782
->>> len(seen), seen[-1]
-(447, (447, 447))
+>>> seen[-1]
+(447, 447)
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .rules import ROLLS
 __all__ = ["perft", "perft_counts", "Progress"]
 
 #: What ``progress`` may be: False (quiet), True (a progress bar on stderr),
-#: or ``callback(done, total)``, called after each first-ply position's subtree.
+#: or ``callback(done, total)``: the positions after the first ply walked so far, and their number.
 Progress = bool | Callable[[int, int], object]
 
 
@@ -52,20 +53,31 @@ def perft_counts(position: Position, depth: int, *, threads: int = 1, progress: 
     low, high = (1, _acey.MAX_PERFT_DEPTH) if acey_deucey else (0, _perft.MAX_DEPTH)
     if not low <= depth <= high:
         raise ValueError(f"depth must be {low} to {high}, not {depth}")
-    if progress is not False and depth >= 2 and not position.is_game_over():
-        return _by_first_ply(position, depth, threads, progress)
-    if acey_deucey:
-        assert isinstance(position, AceyDeuceyPosition)
-        return acey_perft_counts(position, depth, threads=threads)
     if position.is_game_over():
         return 1, 1
-    return _perft.perft(position._bytes, depth, threads)
+    if progress is False or depth < 2:
+        if acey_deucey:
+            assert isinstance(position, AceyDeuceyPosition)
+            return acey_perft_counts(position, depth, threads=threads)
+        return _perft.perft(position._bytes, depth, threads)
+    report = _Bar(depth) if progress is True else progress
+    try:
+        if acey_deucey:
+            return _by_first_ply(position, depth, threads, report)
+        # the pool's threads walk while this one reports (and Ctrl-C stops them)
+        counts: tuple[int, int] = _perft.perft(position._bytes, depth, threads, report)
+        return counts
+    finally:
+        if isinstance(report, _Bar):
+            report.close()
 
 
-def _by_first_ply(position: Position, depth: int, threads: int, progress: Progress) -> tuple[int, int]:
-    """Perft as the sum of the subtrees below the first ply, each walked in
-    C (``threads`` sharing its own first ply), with progress between them:
-    the same counts as one walk, in steps that Ctrl-C can stop."""
+def _by_first_ply(
+    position: Position, depth: int, threads: int, report: Callable[[int, int], object]
+) -> tuple[int, int]:
+    """Perft as the sum of the subtrees below the first ply (acey-deucey's),
+    reported after each: the same counts as one walk, in steps that Ctrl-C
+    can stop."""
     subtrees: list[tuple[Position, int]] = []  # (the position after a first-ply move, 1 or 2 rolls)
     plain = weighted = 0
     for d1, d2 in ROLLS:
@@ -76,40 +88,36 @@ def _by_first_ply(position: Position, depth: int, threads: int, progress: Progre
                 weighted += rolls
             else:
                 subtrees.append((after, rolls))
-    report = _Bar(depth, len(subtrees)) if progress is True else progress
-    assert report is not False
-    try:
-        for done, (after, rolls) in enumerate(subtrees, 1):
-            p, q = perft_counts(after, depth - 1, threads=threads)
-            plain += p
-            weighted += rolls * q
-            report(done, len(subtrees))
-    finally:
-        if isinstance(report, _Bar):
-            report.close()
+    for done, (after, rolls) in enumerate(subtrees, 1):
+        p, q = perft_counts(after, depth - 1, threads=threads)
+        plain += p
+        weighted += rolls * q
+        report(done, len(subtrees))
     return plain, weighted
 
 
 class _Bar:
-    """A rich progress bar on stderr, over the positions after the first ply."""
+    """A rich progress bar on stderr, over the positions after the first ply
+    (gone once the walk is done)."""
 
-    def __init__(self, depth: int, total: int) -> None:
+    def __init__(self, depth: int) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         self.progress = Progress(
             TextColumn(f"perft {depth}"),
             MofNCompleteColumn(),
+            TextColumn("first-ply positions"),
             BarColumn(bar_width=None),
             TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=True,
         )
-        self.task = self.progress.add_task("perft", total=total)
+        self.task = self.progress.add_task("perft", total=None)
         self.progress.start()
 
     def __call__(self, done: int, total: int) -> None:
-        self.progress.update(self.task, completed=done)
+        self.progress.update(self.task, completed=done, total=total)
 
     def close(self) -> None:
         self.progress.stop()
@@ -127,11 +135,13 @@ def perft(
     64). ``depth``: 0 to 12. An acey-deucey position counts as
     :func:`bgcore.acey.perft` says.
 
-    ``progress`` (for deep walks): True shows a progress bar on stderr, a
-    callable is called with ``(done, total)`` as each position after the
-    first ply has been counted below; the walk then goes one first-ply
-    position at a time (the counts are the same), and Ctrl-C stops it
-    between two of them.  Quiet by default.
+    ``progress`` (for deep walks, depth 2 or more): True shows a progress
+    bar on stderr; a callable is called with ``(done, total)``, the
+    positions after the first ply walked so far and their number, about ten
+    times a second (after each of them in acey-deucey) and once at the end.
+    The pool's threads then walk while the calling thread reports, and
+    Ctrl-C (or an exception from the callable) stops the walk.  Quiet by
+    default.
     """
     plain, weighted_count = perft_counts(position, depth, threads=threads, progress=progress)
     return weighted_count if weighted else plain
