@@ -412,16 +412,17 @@ def rollout(
 
 class _Progress:
     """A rich progress bar on stderr: games, games/s and the equity so far,
-    fitted to the terminal's width (see :func:`_progress_line`)."""
+    fitted to the terminal's width at each update (see :func:`_progress_line`)."""
 
     def __init__(self, games: int, stratify: bool) -> None:
         from rich.console import Console
-        from rich.progress import Progress
+        from rich.progress import Progress, TextColumn
 
         self.stratify = stratify
-        console = Console(stderr=True)
-        self.progress = Progress(_line_column(console), console=console)
-        self.task = self.progress.add_task("rollout", total=games, rate="-", equity="-")
+        self.console = Console(stderr=True)
+        self.progress = Progress(TextColumn("{task.fields[line]}"), console=self.console)
+        self.task = self.progress.add_task("rollout", total=games, line="")
+        self.show(0, {"equity": "-", "rate": "-"})
         self.progress.start()
 
     def update(self, parts: list[_Stats]) -> None:
@@ -431,7 +432,19 @@ class _Progress:
         elapsed = self.progress.tasks[0].elapsed or 0.0
         rate = f"{done / elapsed:,.0f}" if elapsed > 0 else "-"
         equity = f"{_EQUITY @ mean - 1:+.4f} ± {_sd(cov, _EQUITY):.4f}"
-        self.progress.update(self.task, completed=done, rate=rate, equity=equity)
+        self.progress.update(self.task, completed=done)
+        self.show(done, {"equity": equity, "rate": rate})
+
+    def show(self, done: int, fields: dict[str, str]) -> None:
+        """The line of ``done`` games, at the console's width now, with its bar (rich markup)."""
+        task = self.progress.tasks[0]
+        total = int(task.total or 0)
+        width = self.console.width - 1  # a line as wide as the terminal wraps on some terminals
+        line, bar = _progress_line(width, done, total, fields, task.time_remaining if done else None)
+        if bar:
+            filled = bar * done // max(total, 1)
+            line += f"  [bar.complete]{'━' * filled}[/][bar.back]{'━' * (bar - filled)}[/]"
+        self.progress.update(self.task, line=line)
 
     def close(self) -> None:
         self.progress.stop()
@@ -451,29 +464,6 @@ def _progress_line(width: int, done: int, total: int, fields: dict[str, Any], le
             line += "  " + part
     room = width - len(line) - 2
     return line, min(room, 30) if room >= 10 else 0
-
-
-def _line_column(console: Any) -> Any:
-    """The one column of the rollout's progress bar (a rich ``ProgressColumn``,
-    built here to keep rich out of ``import bgcore``): :func:`_progress_line`
-    at the console's width at each refresh, and the bar."""
-    from rich.progress import ProgressColumn, Task
-    from rich.text import Text
-
-    class LineColumn(ProgressColumn):
-        def render(self, task: Task) -> Text:
-            total = int(task.total or 0)
-            width = console.width - 1  # a line as wide as the terminal wraps on some terminals
-            line, bar = _progress_line(width, int(task.completed), total, task.fields, task.time_remaining)
-            text = Text(line)
-            if bar:
-                filled = bar * int(task.completed) // max(total, 1)
-                text.append("  ")
-                text.append("━" * filled, style="bar.complete")
-                text.append("━" * (bar - filled), style="bar.back")
-            return text
-
-    return LineColumn()
 
 
 def _linear(f: Any) -> tuple[float, np.ndarray]:
