@@ -315,7 +315,7 @@ def test_rollout_at_a_match_score_gives_the_mwc(capsys: pytest.CaptureFixture[st
 
 def test_rollout_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert_error(run(capsys, "rollout", MATCH_XGID), 1, "the XGID is past the start of the turn")
-    assert_error(run(capsys, "rollout", START, "--games", "0"), 2, "--games takes a positive number, not 0")
+    assert_error(run(capsys, "rollout", START, "--games", "0"), 2, "--games takes 1 to 2**63 - 1, not 0")
     assert_error(run(capsys, "rollout", START, "--threads", "0"), 2, "--threads takes 1 to 64, not 0")
     assert_error(run(capsys, "rollout", START, "--policy", "best"), 2, "invalid choice: 'best'")
     assert_error(run(capsys, "rollout", "0" * 14), 1, "error: ")

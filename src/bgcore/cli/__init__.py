@@ -13,6 +13,11 @@ errors into messages on stderr and exit codes, never a traceback:
   (argparse's usage and message);
 - 130: interrupted (Ctrl-C).
 
+An error is one line on stderr, ``bgcore COMMAND: error: ...``, whatever
+the arguments: bgcore's ValueErrors about bad input, TypeError and
+OverflowError (a value of the wrong kind or size), OSError (a file); an
+unexpected error is one line too, naming itself as a bug to report.
+
 >>> main(["convert", "4HPwATDgc/ABMA", "--to", "xgid"])
 XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10
 0
@@ -80,6 +85,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\n{command}: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, OSError) as exc:  # bgcore's errors about bad input are ValueErrors
-        print(f"{command}: error: {exc}", file=sys.stderr)
+    except (ValueError, TypeError, OverflowError, OSError) as exc:  # bgcore's errors about bad input are ValueErrors
+        print(f"{command}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a bug: still one line, never a traceback
+        print(f"{command}: internal error, please report it: {type(exc).__name__}: {_one_line(exc)}", file=sys.stderr)
+        return 1
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line (some quote a board drawn on several)."""
+    return " ".join(str(exc).split()) or type(exc).__name__

@@ -77,7 +77,8 @@ def read_position(text: str, *, checkers: int = CHECKERS) -> PositionSpec:
         values = [int(v) for v in re.split(r"[,\s]+", body.strip("[]() \t")) if v]
         if len(values) != 26:
             raise InvalidPositionError(f"an array has 26 counts (slots 0-25), not {len(values)}")
-        return PositionSpec(Position.from_array(np.array(values), checkers=checkers), None, "array", body)
+        # Position() quotes a count out of range as given; numpy could not hold a huge one
+        return PositionSpec(Position(values, checkers=checkers), None, "array", body)
     if ":" in body:
         raise InvalidPositionError(
             f"{body!r} has {body.count(':')} ':'s: an XGID has 9, a gnubg ID (PositionID:MatchID) one"

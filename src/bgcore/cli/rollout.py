@@ -10,7 +10,7 @@ import time
 from rich.table import Table
 
 from ..policy import POLICIES
-from ..rollouts import RolloutResult, rollout
+from ..rollouts import MAX_GAMES, RolloutResult, rollout
 from .common import UsageError, add_position_argument, console, plural
 from .inputs import read_position
 
@@ -64,8 +64,8 @@ def result_table(result: RolloutResult) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise UsageError(f"--games takes a positive number, not {args.games}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UsageError(f"--games takes 1 to 2**63 - 1, not {args.games}")
     if not 1 <= args.threads <= 64:
         raise UsageError(f"--threads takes 1 to 64, not {args.threads}")
     if not 0 <= args.seed < 2**64:
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - began
     rate = f" ({result.games / seconds:,.0f} games/s)" if seconds > 0 else ""
     title = (
-        f"Rollout of {spec.position.position_id()}, {args.policy} for both sides, seed {args.seed}\n"
+        f"Rollout of {spec.position.position_id()}, {result.policy} for both sides, seed {args.seed}\n"
         f"{plural(result.games, 'game')} on {plural(args.threads, 'thread')} in {seconds:.2f} s{rate}"
     )
     out = console()
