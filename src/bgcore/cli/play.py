@@ -3,8 +3,8 @@
 You are X, moving from your 24-point to your 1-point; the board is drawn from
 your side every turn.  Type a move in standard notation (``8/5 6/5``,
 ``bar/22*``, ``13/7(2)``, ``6/off``: what :meth:`bgcore.Position.parse_move`
-reads) or one of the commands ``double``, ``take``, ``drop``, ``undo``,
-``hint`` and ``quit``.
+reads) or one of the commands of :data:`COMMANDS` (``help`` lists them, and
+so does the first screen).
 
 The computer plays the policy's best move.  Its cube decisions are simple,
 from a quick rollout (:data:`CUBE_GAMES` cubeless pubeval games of the
@@ -12,6 +12,21 @@ position before the roll): it doubles when its cubeless equity is at least
 :data:`DOUBLE_FROM` and below :data:`DOUBLE_BELOW` (above that it plays on for
 the gammon), and it takes when the doubler's cubeless equity is below
 :data:`TAKE_BELOW` (the dead cube's take point), whatever the match score.
+
+You may resign a single game, a gammon or a backgammon (``resign``, ``resign
+gammon``, ``resign backgammon``) before your roll or your move.  The computer
+accepts when the resignation gives it at least what it expects by playing on:
+its cubeless money equity (points per unit of cube) from the same quick
+rollout of the position (your roll, if made, not counted), or the most it can
+still win as the board stands (a single game once you have borne off a
+checker; a backgammon while you have one on the bar, waiting to enter or in
+its home board; else a gammon), whichever is less.  In acey-deucey, which has
+no quick rollout here, it goes by that most alone.
+
+>>> _most_to_win(Position.initial())
+3
+>>> _read_resignation("resign g"), _read_resignation("resign"), _read_resignation("resign all")
+(<Outcome.GAMMON: 2>, <Outcome.SINGLE: 1>, None)
 """
 
 from __future__ import annotations
@@ -25,13 +40,13 @@ from collections.abc import Callable
 from rich import box
 from rich.table import Table
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalActionError, IllegalMoveError
 from ..game import Action, End, Game, Record
 from ..ids import encode_position_id
 from ..match import Match
 from ..move import Move
 from ..policy import POLICIES
-from ..position import Outcome
+from ..position import Outcome, Position
 from ..rollouts import rollout
 from .common import UsageError, console, plural
 from .inputs import rank_moves
@@ -46,6 +61,7 @@ __all__ = [
     "TAKE_BELOW",
     "PLAY_VARIANTS",
     "ACEY_POLICIES",
+    "COMMANDS",
 ]
 
 HUMAN, COMPUTER = 0, 1
@@ -66,6 +82,22 @@ ACEY_POLICIES = ("random", "race")
 
 _KINDS = {Outcome.SINGLE: "a single game", Outcome.GAMMON: "a gammon", Outcome.BACKGAMMON: "a backgammon"}
 _QUIT = ("quit", "q", "exit")
+_HELP = ("help", "?")
+#: Words that answer with a message of their own and leave the prompt as it was.
+_SHOWN = ("hint", "undo", *_HELP)
+
+#: What the player may type, one command a line (``help`` prints them).
+COMMANDS = (
+    ("a move", "in standard notation: 8/5 6/5, bar/22*, 13/7(2), 6/off"),
+    ("Enter", "roll the dice (before your roll)"),
+    ("double", "offer the cube (before your roll)"),
+    ("take, drop", "answer the computer's double"),
+    ("resign [single|gammon|backgammon]", "offer to resign the game (default single); the computer accepts or not"),
+    ("hint", "the best moves, or a quick rollout's equity before the roll and at a double"),
+    ("undo", "take back your last move or cube action, with the computer's reply"),
+    ("help", "this list"),
+    ("quit", "end the session"),
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,9 +105,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "play",
         help="play a game (or a match) in the terminal against a built-in policy",
         description="Play backgammon against the computer. You are X, moving from 24 to 1. Type moves in "
-        "standard notation (8/5 6/5, bar/22*, 13/7(2), 6/off) or a command: double, take, drop, undo (take back "
-        "your last move or cube action, with the computer's reply), hint (the policy's best moves, or a quick "
-        "rollout's equity before the roll and at a double), quit. The computer doubles when a quick pubeval "
+        "standard notation (8/5 6/5, bar/22*, 13/7(2), 6/off) or a command: double, take, drop, resign [single|"
+        "gammon|backgammon], undo (take back your last move or cube action, with the computer's reply), hint (the "
+        "policy's best moves, or a quick rollout's equity before the roll and at a double), help, quit. The "
+        "computer accepts a resignation worth at least its cubeless equity by a quick rollout, or the most it "
+        "can still win. The computer doubles when a quick pubeval "
         f"rollout gives it a cubeless equity from +{DOUBLE_FROM:.2f} to below +{DOUBLE_BELOW:.2f}, and takes "
         f"when the doubler's is below +{TAKE_BELOW:.2f}, whatever the score.",
     )
@@ -199,6 +233,7 @@ class Session:
     # --- the match --------------------------------------------------------------------
 
     def run(self) -> int:
+        self.say("Commands: a move (8/5 6/5), Enter to roll, double, take, drop, resign, hint, undo, help, quit.")
         try:
             while True:
                 game = self.match.game
@@ -231,6 +266,8 @@ class Session:
             else:
                 who = "you play" if game.on_roll == HUMAN else "the computer plays"
                 self.say(f"Opening roll: you {d[0]}, the computer {d[1]}: {who} {max(d)}-{min(d)}.")
+        elif game.resigned is not None and game.turn == COMPUTER:
+            self.consider(game)
         elif game.turn == COMPUTER:
             self.computer(game)
         elif game.doubled:
@@ -299,7 +336,7 @@ class Session:
     # --- the player ----------------------------------------------------------------------
 
     def command(self, game: Game, text: str) -> bool:
-        """Quit, undo or hint; True when the game changed (undo)."""
+        """Quit, undo, hint, help or resign; True when the game changed (undo, resign)."""
         word = text.lower()
         if word in _QUIT:
             raise Quit
@@ -307,7 +344,44 @@ class Session:
             return self.undo(game)
         if word == "hint":
             self.hint(game)
+        if word in _HELP:
+            _print_commands()
+        if word.split()[:1] == ["resign"]:
+            return self.resign(game, word)
         return False
+
+    def resign(self, game: Game, words: str) -> bool:
+        """Offer the resignation ``words`` asks for; True when it was offered."""
+        kind = _read_resignation(words)
+        if kind is None:
+            print("Type resign, resign gammon or resign backgammon.")
+            return False
+        try:
+            game.resign(kind)
+        except IllegalActionError as exc:
+            print(f"You cannot resign now ({exc}): drop the double to give up the game.")
+            return False
+        self.say(f"You offer to resign {_KINDS[kind]}.")
+        return True
+
+    def consider(self, game: Game) -> None:
+        """The computer accepts or rejects the player's resignation (see the module docstring)."""
+        offered = game.resigned
+        assert offered is not None
+        yours = game.position if game.on_roll == HUMAN else game.position.flip()
+        most = _most_to_win(yours)
+        if self.variant == "acey-deucey":
+            expected, why = float(most), f"it can still win {_KINDS[Outcome(most)]}"
+        else:
+            equity, _ = self.equity(game)
+            expected = min(float(most), -equity if game.on_roll == HUMAN else equity)
+            why = f"it expects {expected:+.2f} points a game (per unit of cube) by playing on"
+        if int(offered) >= expected:
+            game.accept()
+            self.say(f"The computer accepts {_KINDS[offered]}.")
+        else:
+            game.reject()
+            self.say(f"The computer rejects {_KINDS[offered]}: {why}. Play on.")
 
     def before_roll(self, game: Game) -> None:
         if Action.DOUBLE not in game.legal_actions():
@@ -326,8 +400,8 @@ class Session:
                 return
             if self.command(game, text):
                 return
-            if word not in ("hint", "undo"):
-                print("Press Enter to roll, or type double, hint, undo or quit.")
+            if word not in _SHOWN and word.split()[:1] != ["resign"]:
+                print("Press Enter to roll, or type double (help lists the commands).")
 
     def answer(self, game: Game) -> None:
         self.draw(game)
@@ -361,18 +435,19 @@ class Session:
             word = text.lower()
             if self.command(game, text):
                 return
-            if word in ("hint", "undo"):
+            if word in _SHOWN or word.split()[:1] == ["resign"]:
                 continue
             if word in ("double", "take", "drop", "roll"):
                 print(f"You have rolled {hi}-{lo}: type a move such as {moves[0]}.")
                 continue
             if not text:
-                print(f"Type a move such as {moves[0]}, or hint, undo or quit.")
+                print(f"Type a move such as {moves[0]} (help lists the commands).")
                 continue
             try:
                 move = game.position.parse_move(text, game.dice)
             except IllegalMoveError as exc:
-                print(_short(exc))
+                words = "" if re.search(r"\d|bar|off", word) else " Type help for the commands."
+                print(_short(exc) + words)
                 continue
             game.play(move)
             self.say(f"You played {move}{_again(move, 'roll')}.")
@@ -415,6 +490,37 @@ class Session:
                 f"The computer doubles from {DOUBLE_FROM:+.2f} (up to {DOUBLE_BELOW:+.2f}) "
                 f"and takes below {TAKE_BELOW:+.2f}."
             )
+
+
+def _print_commands() -> None:
+    width = max(len(name) for name, _ in COMMANDS)
+    print("Commands:")
+    for name, what in COMMANDS:
+        print(f"  {name:<{width}}  {what}")
+
+
+def _read_resignation(words: str) -> Outcome | None:
+    """The resignation ``resign [single|gammon|backgammon]`` asks for (each
+    word may be cut short: ``resign g``), or None."""
+    parts = words.lower().split()
+    if not parts or parts[0] != "resign" or len(parts) > 2:
+        return None
+    if len(parts) == 1:
+        return Outcome.SINGLE
+    found = [kind for kind in Outcome if kind.name.lower().startswith(parts[1])]
+    return found[0] if len(found) == 1 else None
+
+
+def _most_to_win(yours: Position) -> int:
+    """The most the opponent can still win against the player of ``yours``
+    (their view) as the board stands: 1 once they have borne off a checker,
+    3 while one is on the bar, waiting to enter or in the opponent's home
+    board, else 2."""
+    if yours.borne_off()[0] > 0:
+        return 1
+    b = yours.board
+    waiting = getattr(yours, "waiting", (0, 0))[0]
+    return 3 if b[25] > 0 or waiting > 0 or any(b[p] > 0 for p in range(19, 25)) else 2
 
 
 def _again(move: Move, verb: str) -> str:

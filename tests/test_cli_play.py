@@ -1,0 +1,163 @@
+"""``bgcore play``: the commands listed (``help`` and the first screen) and resigning."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from collections.abc import Callable
+
+import pytest
+
+from bgcore import Outcome, Position
+from bgcore.acey import AceyDeuceyPosition
+from bgcore.cli.play import COMMANDS, COMPUTER, HUMAN, Session, _most_to_win, _read_resignation
+
+
+def session_output(
+    answers: list[str] | Callable[[str, Session], str], *, seed: int = 1, variant: str = "standard"
+) -> tuple[int, list[str], str, Session]:
+    """Play with the player's words taken from ``answers`` (a list, then quit;
+    or a function of the prompt and the session): (exit code, prompts, output, session)."""
+    prompts: list[str] = []
+    words = iter(answers) if isinstance(answers, list) else None
+    session: Session
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        if words is not None:
+            return next(words, "quit")
+        assert callable(answers)
+        return answers(prompt, session)
+
+    session = Session("pubeval" if variant == "standard" else "race", seed, 0, ask=ask, variant=variant)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = session.run()
+    return code, prompts, out.getvalue(), session
+
+
+def test_the_first_screen_lists_the_commands_and_help_lists_them_all() -> None:
+    code, prompts, out, _ = session_output(["help", "quit"])
+    assert code == 0
+    assert "Commands: a move (8/5 6/5), Enter to roll, double, take, drop, resign, hint, undo, help, quit." in out
+    assert out.index("Commands: a move") < out.index("Commands:\n")  # the first screen's line, then help's list
+    listed = out[out.index("Commands:\n") :].splitlines()[1 : 1 + len(COMMANDS)]
+    assert [line.split("  ")[1].strip() for line in listed] == [name for name, _ in COMMANDS]
+    assert {"resign [single|gammon|backgammon]", "hint", "undo", "help", "quit"} <= {n for n, _ in COMMANDS}
+    assert len(prompts) == 2 and prompts[0] == prompts[1]  # help leaves the prompt as it was
+
+
+def test_an_unknown_word_points_to_help() -> None:
+    _, _, out, _ = session_output(["foo", "quit"])
+    assert re.search(r"cannot read 'foo'.* Type help for the commands\.$", out, re.MULTILINE)
+    _, _, out, _ = session_output(["24/30", "quit"])  # a move that is wrong, not a word: no pointer
+    assert "Type help for the commands." not in out
+
+
+def test_read_resignation() -> None:
+    assert _read_resignation("resign") is Outcome.SINGLE
+    assert _read_resignation("Resign Gammon") is Outcome.GAMMON
+    assert _read_resignation("resign b") is Outcome.BACKGAMMON
+    assert _read_resignation("resign single") is Outcome.SINGLE
+    for words in ("resign all", "resign gammon now", "resigned", ""):
+        assert _read_resignation(words) is None
+
+
+def test_the_most_the_computer_can_still_win() -> None:
+    assert _most_to_win(Position.initial()) == 3  # back checkers in its home board
+    board = [0] * 26
+    board[6], board[19] = 14, -15  # the player's 14 checkers home, none borne off... and one on the bar
+    board[25] = 1
+    assert _most_to_win(Position(board)) == 3
+    board[25], board[5] = 0, 1  # out of the computer's home board, none borne off: a gammon at most
+    assert _most_to_win(Position(board)) == 2
+    board[5] = 0  # a checker borne off: a single game at most
+    assert _most_to_win(Position(board)) == 1
+    acey = AceyDeuceyPosition.initial()  # every checker waiting to enter
+    assert _most_to_win(acey) == 3
+
+
+def test_resigning_from_the_start_is_accepted() -> None:
+    """At the start the computer expects about nothing: a single game is more than that."""
+    code, _, out, session = session_output(["resign"])
+    game = session.match.game
+    assert code == 0 and game.result is not None and game.result.winner == COMPUTER
+    assert game.result.points == 1 and "You offer to resign a single game." in out
+    assert "The computer accepts a single game." in out
+    assert re.search(r"^Game over: the computer wins 1 point \(a single game, resigned\)\.$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    ("your_equity", "offered", "accepted"),
+    [
+        (-1.5, "resign", False),  # it expects 1.5 points: a single game is less
+        (-1.5, "resign gammon", True),
+        (-0.4, "resign", True),
+        (-2.6, "resign gammon", False),
+        (-2.6, "resign backgammon", True),
+    ],
+)
+def test_the_computer_weighs_a_resignation_against_its_equity(
+    your_equity: float, offered: str, accepted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the quick rollout is tested with the cube hints; here its equity (of the player on roll) is given
+    monkeypatch.setattr(Session, "equity", lambda self, game: (your_equity, 0.01))
+    code, prompts, out, session = session_output([offered, "quit"])
+    game = session.match.game
+    assert code == 0
+    if accepted:
+        assert game.result is not None and game.result.points == int(_read_resignation(offered) or 0)
+        assert "The computer accepts" in out
+    else:
+        assert game.result is None and len(prompts) == 2 and prompts[1] == prompts[0]  # the same prompt again
+        assert f"it expects {-your_equity:+.2f} points a game (per unit of cube) by playing on. Play on." in out
+        assert game.turn == HUMAN
+
+
+def test_a_rejected_resignation_leaves_the_game_to_be_played_on() -> None:
+    def answer(prompt: str, session: Session) -> str:
+        if (
+            prompt.startswith("You rolled")
+            and session.match.game.resigned is None
+            and not any(r.action.value == "reject" for r in session.match.game.history)
+        ):
+            return "resign"
+        return "quit"
+
+    import bgcore.cli.play as play
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(play.Session, "equity", lambda self, game: (-1.5, 0.01))
+        _, prompts, out, session = session_output(answer)
+    history = [r.action.value for r in session.match.game.history]
+    assert history[-2:] == ["resign", "reject"] and session.match.game.dice is not None  # the roll stands
+    assert "The computer rejects a single game" in out and prompts[-1] == prompts[-2]
+
+
+def test_no_resigning_while_a_double_waits() -> None:
+    def answer(prompt: str, session: Session) -> str:
+        if prompt.startswith("The computer doubles"):
+            return "resign" if "You cannot resign" not in printed.getvalue() else "quit"
+        if prompt.startswith("You rolled"):
+            from bgcore.cli.inputs import rank_moves
+
+            game = session.match.game
+            assert game.dice is not None
+            return str(rank_moves(game.position, game.dice, "pubeval")[0][0])
+        return ""
+
+    printed = io.StringIO()
+    session = Session("pubeval", 4, 0, ask=lambda prompt: answer(prompt, session))
+    with contextlib.redirect_stdout(printed):
+        session.run()
+    assert "You cannot resign now (cannot resign: player 0 must take, drop" in printed.getvalue()
+    assert "drop the double to give up the game." in printed.getvalue()
+
+
+def test_resigning_acey_deucey_goes_by_the_most_the_computer_can_win() -> None:
+    _, _, out, session = session_output(["resign"], variant="acey-deucey", seed=5)
+    game = session.match.game
+    assert game.result is None and "The computer rejects a single game: it can still win a backgammon." in out
+    _, _, out, session = session_output(["resign backgammon"], variant="acey-deucey", seed=5)
+    assert session.match.game.result is not None and session.match.game.result.points == 3
