@@ -41,7 +41,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _acey, _engine
+import bgcore._acey as _acey
+import bgcore._engine as _engine
+
 from .acey import AceyDeuceyPosition
 from .errors import IllegalActionError
 from .policy import Evaluator, Policy, check_evaluator, check_int, check_policy

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _engine
+import bgcore._engine as _engine
+
 from .policy import Policy, check_int, check_policy
 from .position import Position
 from .rollouts import MAX_GAMES, at_most, interval95, policy_name
