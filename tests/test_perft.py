@@ -188,6 +188,12 @@ def test_perft_progress_is_quiet_by_default_and_a_bar_when_asked(
     out, err = capsys.readouterr()
     total = sum(1 for d in ROLLS for c in pos.legal_moves(d).positions() if not c.is_game_over())
     assert out == "" and "perft 3" in err and f"{total}/{total}" in err
+    monkeypatch.delenv("TTY_COMPATIBLE")  # stderr to a log: a line at each tenth of the walk
+    assert perft(pos, 3, progress=True) == plain
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert out == "" and 1 <= len(lines) <= 10 and all(line.startswith("perft 3: ") for line in lines)
+    assert lines[-1].startswith(f"perft 3: {total}/{total} first-ply positions in ")
 
 
 @pytest.mark.parametrize(("position", "depth"), [(Position.initial(), 4), (AceyDeuceyPosition.initial(), 3)])

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import _acey, _perft
+import bgcore._acey as _acey
+import bgcore._perft as _perft
+
 from .acey import AceyDeuceyPosition
 from .acey import perft_counts as acey_perft_counts
 from .policy import check_int
@@ -97,30 +99,44 @@ def _by_first_ply(
 
 
 class _Bar:
-    """A rich progress bar on stderr, over the positions after the first ply
-    (gone once the walk is done)."""
+    """A rich progress bar on stderr over the positions after the first ply,
+    gone once the walk is done; on stderr that is not a terminal (a log), a
+    line at each tenth of them instead."""
 
     def __init__(self, depth: int) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+        self.depth = depth
+        self.console = Console(stderr=True)
         self.progress = Progress(
             TextColumn(f"perft {depth}"),
             MofNCompleteColumn(),
             TextColumn("first-ply positions"),
             BarColumn(bar_width=None),
             TimeRemainingColumn(),
-            console=Console(stderr=True),
+            console=self.console,
             transient=True,
         )
         self.task = self.progress.add_task("perft", total=None)
-        self.progress.start()
+        self.live = self.console.is_terminal
+        self.tenths = 0  # the tenths of the walk written to a log
+        if self.live:
+            self.progress.start()
 
     def __call__(self, done: int, total: int) -> None:
         self.progress.update(self.task, completed=done, total=total)
+        tenths = 10 * done // max(total, 1)
+        if not self.live and tenths > self.tenths:
+            self.tenths = tenths
+            elapsed = self.progress.tasks[0].elapsed or 0.0
+            self.console.print(
+                f"perft {self.depth}: {done}/{total} first-ply positions in {elapsed:.1f} s", highlight=False
+            )
 
     def close(self) -> None:
-        self.progress.stop()
+        if self.live:
+            self.progress.stop()
 
 
 def perft(
