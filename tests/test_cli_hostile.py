@@ -54,7 +54,7 @@ def assert_refused(argv: list[str], code: int | None = None, message: str = "") 
 def check_messages(code: int, err: str) -> None:
     """No traceback; bad input is one line, a malformed command line ends with one error line."""
     assert "Traceback" not in err and "internal error" not in err, err
-    lines = err.splitlines()
+    lines = err.removesuffix("\n").split("\n")  # (not splitlines: an argument may hold \x1e, \x85, ...)
     if code == 1:
         assert len(lines) == 1 and ": error: " in lines[0], err
     elif code == 2:
@@ -189,6 +189,8 @@ ABSURD = [
     "--",
     "-",
 ]
+#: Values no count, length or time takes: the long-running options always get one of these.
+NEVER_VALID = [HUGE, "-" + HUGE, str(2**64), "-1", "nan", "inf", "-inf", "1e999", "", "é", "🎲", "\x00", "0x10"]
 #: Position-like arguments: valid ones, near misses and absurd ones (an XGID's numbers kept
 #: below 10**7: the game layer bounds the maximum cube's exponent, a huge one being 2**huge).
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -202,8 +204,9 @@ POSITIONS = st.one_of(
     st.text(min_size=0, max_size=30),
     st.sampled_from(ABSURD),
 )
-#: Per subcommand: its options and the positional arguments it reads; a long-running
-#: option (perft's depth, bench's and demo's seconds) is always given an absurd value.
+#: Per subcommand: its options and the positional arguments it reads; an option that could make
+#: the command run long (perft's depth, bench's and demo's seconds, rollout's games) is given
+#: once, a value it refuses (or a handful of games), and is not among the random ones.
 OPTIONS = {
     "show": (["--svg"], True),
     "moves": (["--policy", "--seed"], True),
@@ -215,7 +218,7 @@ OPTIONS = {
     "mat": ([], False),
     "demo": (["--dice", "--seconds"], False),
 }
-ALWAYS = {"perft": "--depth", "bench": "--seconds", "demo": "--seconds"}
+ALWAYS = {"perft": "--depth", "bench": "--seconds", "demo": "--seconds", "rollout": "--games"}
 FILES = st.sampled_from(["", "/", "\x00", "/nonexistent/file", "é" * 300, "/dev/null"])
 
 
@@ -229,8 +232,9 @@ def command_lines(draw: st.DrawFn) -> list[str]:
     if command == "mat":
         argv.append(draw(FILES))
     if command in ALWAYS:
-        argv += [ALWAYS[command], draw(st.sampled_from(ABSURD))]
-    for option in draw(st.lists(st.sampled_from(options), max_size=3)) if options else []:
+        argv += [ALWAYS[command], draw(st.sampled_from(NEVER_VALID + (["1", "12"] if command == "rollout" else [])))]
+    free = [o for o in options if o != ALWAYS.get(command)]
+    for option in draw(st.lists(st.sampled_from(free), max_size=3)) if free else []:
         value = draw(FILES) if option == "--svg" else draw(st.one_of(st.sampled_from(ABSURD), POSITIONS))
         argv += [option, value]
     if draw(st.booleans()):
