@@ -151,7 +151,7 @@ def test_no_resigning_while_a_double_waits() -> None:
     session = Session("pubeval", 4, 0, ask=lambda prompt: answer(prompt, session))
     with contextlib.redirect_stdout(printed):
         session.run()
-    assert "You cannot resign now (cannot resign: player 0 must take, drop" in printed.getvalue()
+    assert "You cannot resign now (cannot resign: player 0 must take or drop the double)" in printed.getvalue()
     assert "drop the double to give up the game." in printed.getvalue()
 
 
