@@ -6,13 +6,24 @@ import operator
 from collections.abc import Iterable
 
 from ._results import move_hash
+from .errors import IllegalMoveError
 from .notation import format_steps
 
 __all__ = ["Move", "check_dice"]
 
 
 def check_dice(dice: object) -> tuple[int, int]:
-    """Return ``dice`` as a (high, low) pair, or raise for anything but two dice 1-6."""
+    """Return ``dice`` as a (high, low) pair, or raise for anything but two dice 1-6:
+    :class:`TypeError` for what is not a pair of ints, :class:`IllegalMoveError`
+    (a ``ValueError``) for the wrong number of dice or a die outside 1-6.
+
+    >>> check_dice((3, 5)), check_dice([6, 6])
+    ((5, 3), (6, 6))
+    >>> check_dice((7, 1))
+    Traceback (most recent call last):
+    ...
+    bgcore.errors.IllegalMoveError: dice must be 1-6, got 7-1
+    """
     if type(dice) is tuple and len(dice) == 2:  # the common case, fast
         a, b = dice
         if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
@@ -21,7 +32,7 @@ def check_dice(dice: object) -> tuple[int, int]:
         raise TypeError(f"dice are a pair of ints, not {type(dice).__name__}")
     values = tuple(dice)
     if len(values) != 2:
-        raise ValueError(f"a roll is two dice, not {len(values)}: {values!r}")
+        raise IllegalMoveError(f"a roll is two dice, not {len(values)}: {values!r}")
     ints = []
     for v in values:
         if isinstance(v, bool):
@@ -32,7 +43,7 @@ def check_dice(dice: object) -> tuple[int, int]:
             raise TypeError(f"a die is an int, not {type(v).__name__}") from None
     a, b = ints
     if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise ValueError(f"dice must be 1-6, got {a}-{b}")
+        raise IllegalMoveError(f"dice must be 1-6, got {a}-{b}")
     return (a, b) if a >= b else (b, a)
 
 
