@@ -39,10 +39,15 @@ def _prepare(boards: object, dice: object) -> tuple[np.ndarray, np.ndarray, np.n
         return done
     b = np.asarray(boards)
     d = np.asarray(dice)
+    # An empty sequence is no rows (numpy cannot know its rows' length).
+    if b.shape == (0,):
+        b = b.reshape(0, 26)
+    if d.shape == (0,):
+        d = d.reshape(0, 2)
     if b.ndim != 2 or b.shape[1] != 26:
-        raise ValueError(f"boards must have shape (n, 26), not {b.shape}")
+        raise InvalidPositionError(f"boards must have shape (n, 26), not {b.shape}")
     if d.shape != (b.shape[0], 2):
-        raise ValueError(f"dice must have shape ({b.shape[0]}, 2), not {d.shape}")
+        raise InvalidPositionError(f"dice must have shape ({b.shape[0]}, 2), not {d.shape}")
     for name, a in (("boards", b), ("dice", d)):
         if a.size and not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"{name} must hold integers, not {a.dtype}")
@@ -145,7 +150,8 @@ def generate(
     GIL released.  The native threads are kept for the next call (at most
     16), and woken first thing.  An invalid board or roll raises
     :class:`InvalidPositionError` naming the first invalid row, and no result
-    is returned.
+    is returned; so do arrays of the wrong shape (empty sequences are no
+    rows), and arrays of other than integers raise :class:`TypeError`.
 
     Boards and dice given as C-contiguous int8 arrays (or uint8 dice) need no
     conversion, and the whole call is one native call: the quick way to call.
