@@ -19,13 +19,18 @@ import importlib
 import io
 import os
 from collections.abc import Sequence
-from typing import NamedTuple
+from types import ModuleType
+from typing import NamedTuple, NoReturn
 
 from bgcore.ids import MatchId, board_to_gnubg
 
 __all__ = [
     "REQUIRE_VARIABLE",
     "require",
+    "missing",
+    "optional",
+    "without",
+    "required",
     "unavailable_reason",
     "GnubgMove",
     "generate_moves",
@@ -77,12 +82,44 @@ def require() -> None:
     """Skip the calling test, fixture or test module when gnubg cannot serve as
     the oracle; fail it instead when ``BGCORE_REQUIRE_ORACLE=1``."""
     reason = unavailable_reason()
+    if reason is not None:
+        missing(reason)
+
+
+def required() -> bool:
+    """Whether ``BGCORE_REQUIRE_ORACLE=1``: a gnubg cross-check that cannot run fails."""
+    return os.environ.get(REQUIRE_VARIABLE) == "1"
+
+
+def optional() -> ModuleType | None:
+    """gnubg for a test that cross-checks against it where it can and goes on
+    without it elsewhere: the ``gnubg`` module, or None when gnubg cannot serve
+    as the oracle; under ``BGCORE_REQUIRE_ORACLE=1`` that fails the caller."""
+    reason = unavailable_reason()
     if reason is None:
-        return
+        return importlib.import_module("gnubg")
+    without(reason)
+    return None
+
+
+def without(reason: str) -> None:
+    """A gnubg cross-check that is one part of a test cannot run (``reason``):
+    return, so that the test goes on without it; fail the test instead under
+    ``BGCORE_REQUIRE_ORACLE=1``."""
+    if required():
+        import pytest  # only here: the benchmark scripts import this module without pytest
+
+        pytest.fail(f"{REQUIRE_VARIABLE}=1 but gnubg cannot serve as the oracle: {reason}", pytrace=False)
+
+
+def missing(reason: str) -> NoReturn:
+    """Skip the calling test, fixture or test module because a gnubg cross-check
+    cannot run (``reason`` says why: gnubg itself, or something the check needs
+    besides, such as the C compiler of bench/gnubg_native.py); fail it instead
+    when ``BGCORE_REQUIRE_ORACLE=1``."""
     import pytest  # only here: the benchmark scripts import this module without pytest
 
-    if os.environ.get(REQUIRE_VARIABLE) == "1":
-        pytest.fail(f"{REQUIRE_VARIABLE}=1 but gnubg cannot serve as the oracle: {reason}", pytrace=False)
+    without(reason)
     pytest.skip(
         f"gnubg cannot serve as the oracle ({reason}); pip install -e '.[test]' "
         f"(set {REQUIRE_VARIABLE}=1 to fail instead)",

@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
+import oracle
 from bgcore.errors import InvalidMatchIdError
 from bgcore.ids import (
     GameState,
@@ -42,6 +43,7 @@ from bgcore.selfplay import selfplay_positions
 from strategies import random_boards
 from test_matchid import FINAL_IDS, KNOWN_IDS, LAYOUT, id_of, key_of, match_ids
 
+oracle.require()
 gnubg = pytest.importorskip("gnubg")
 
 

@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+import oracle
 from bgcore.ids import board_to_gnubg
 from bgcore.met import (
     MAX_AWAY,
@@ -26,6 +27,7 @@ from bgcore.met import (
 )
 from bgcore.selfplay import selfplay_positions
 
+oracle.require()
 gnubg = pytest.importorskip("gnubg")
 
 TOL = 1e-6
