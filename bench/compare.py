@@ -46,9 +46,10 @@ line and the machine, for the README.
 
 from __future__ import annotations
 
-import os
+import blas
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: idle BLAS threads steal a core
+if __name__ == "__main__":  # a run, not an import (blas.py says why, and why before numpy)
+    blas.one_thread()
 
 import argparse
 import importlib.util

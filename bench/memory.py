@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: idle BLAS threads steal a core
+import blas
+
+if __name__ == "__main__":  # a run, not an import (blas.py says why, and why before numpy)
+    blas.one_thread()
 
 import argparse
 import resource

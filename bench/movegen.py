@@ -23,9 +23,10 @@ to gnubg.  The default run takes a few seconds.
 
 from __future__ import annotations
 
-import os
+import blas
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: idle BLAS threads steal a core
+if __name__ == "__main__":  # a run, not an import (blas.py says why, and why before numpy)
+    blas.one_thread()
 
 import argparse
 import sys

@@ -14,13 +14,10 @@ The targets of the rollout issue are checked at the end, from this run.
 
 from __future__ import annotations
 
-import os
+import blas
 
-# A Python policy's numpy runs on the engine's threads: BLAS's own threads
-# would only compete with them (and spin on a busy machine).  Set before
-# numpy loads; an explicit setting in the environment wins.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+if __name__ == "__main__":  # a run, not an import (blas.py says why, and why before numpy)
+    blas.one_thread()
 
 import argparse
 import random
