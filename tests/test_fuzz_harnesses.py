@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -49,8 +50,11 @@ def test_harness_passes_its_seed_corpus(target: str) -> None:
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_harness_runs_under_atheris_as_a_script(target: str) -> None:
-    """``python fuzz_<target>.py`` hands its test_one_input to fuzzlib.main."""
-    tree = ast.parse((FUZZ / f"fuzz_{target}.py").read_text())
+    """``python fuzz_<target>.py`` hands its test_one_input to fuzzlib.main; the file
+    is executable with a shebang (libFuzzer's -minimize_crash runs it by its path)."""
+    path = FUZZ / f"fuzz_{target}.py"
+    assert path.read_text().startswith("#!/usr/bin/env python3\n") and os.access(path, os.X_OK)
+    tree = ast.parse(path.read_text())
     guards = [node for node in tree.body if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)]
     assert [ast.unparse(node.body[0]) for node in guards] == ["fuzzlib.main(test_one_input)"]
 

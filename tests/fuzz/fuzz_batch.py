@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: batch move generation (``bgcore.batch.generate`` and ``count``)
 on boards and dice built from the input.
 

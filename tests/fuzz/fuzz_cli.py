@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: the command line (``bgcore.cli.main``).
 
 The input is the argument list, one argument a line; a line ``----`` ends it,

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: gnubg IDs ``PositionID:MatchID`` (``bgcore.ids.parse_gnubg_id``,
 ``bgcore.Game.from_ids``).
 

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: Jellyfish ``.mat`` files (``bgcore.matfile.read``, which
 ``bgcore.Match.from_mat`` wraps).
 

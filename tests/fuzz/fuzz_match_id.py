@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: GNU Backgammon Match IDs (``bgcore.ids.MatchId.decode``).
 
 A Match ID that decodes must encode to one that decodes to the same state

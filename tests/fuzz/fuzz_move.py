@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: move notation (``Position.parse_move``).
 
 The input is a line ``POSITION DICE MOVE``: a Position ID (the starting position

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: positions from arrays and sequences (``Position(board,
 checkers=...)``, ``Position.from_array``).
 

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: GNU Backgammon Position IDs (``Position.from_position_id``).
 
 A valid ID must give a position that survives :func:`fuzzlib.check_position`'s

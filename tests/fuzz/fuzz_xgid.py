@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz harness: XGIDs (``bgcore.ids.XGID.parse``, ``Position.from_xgid``,
 ``Game.from_xgid``).
 
