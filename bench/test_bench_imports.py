@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import blas
 
 BENCH = Path(__file__).resolve().parent
@@ -62,7 +64,7 @@ def test_importing_a_benchmark_changes_no_environment_variable() -> None:
     assert len(MODULES) > 10 and "compare" in MODULES and "rollout" in MODULES
 
 
-def test_a_run_asks_for_one_blas_thread(monkeypatch) -> None:
+def test_a_run_asks_for_one_blas_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in blas.VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OMP_NUM_THREADS", "3")  # an explicit setting wins

@@ -147,7 +147,7 @@ def library() -> ctypes.CDLL:
     return _lib
 
 
-def gnubg_board(board: Sequence[int]) -> ctypes.Array:
+def gnubg_board(board: Sequence[int]) -> ctypes.Array[ctypes.Array[ctypes.c_uint]]:
     """A ctypes ``TanBoard`` (opponent first) for a bgcore board."""
     theirs, mine = board_to_gnubg(board)
     b = Board()
@@ -204,7 +204,8 @@ def format_move(steps: Sequence[tuple[int, int]], board: Sequence[int]) -> str:
     import gnubg
 
     flat = tuple(p for step in steps for p in step)
-    return gnubg.movetupletostring(flat, gnubg_tuple(board))
+    text: str = gnubg.movetupletostring(flat, gnubg_tuple(board))
+    return text
 
 
 def gnubg_reads(text: str) -> str:

@@ -50,7 +50,11 @@ def first_invalid(boards: np.ndarray, dice: np.ndarray) -> int | None:
     return None
 
 
-def convert(boards: np.ndarray, dice: np.ndarray, dtype: type | None) -> tuple[object, object]:
+Rows = np.ndarray | list[list[int]]
+
+
+def convert(boards: np.ndarray, dice: np.ndarray, dtype: type | None) -> tuple[Rows, Rows]:
+    """The rows as the input picks: nested lists, or arrays of a dtype."""
     if dtype is None:
         return boards.tolist(), dice.tolist()
     if dtype is np.uint8:

@@ -51,7 +51,7 @@ def test_one_input(data: bytes) -> None:
     else:
         dtype = reader.pick(_DTYPES)
         try:
-            array = np.array(values, dtype=dtype)
+            array: np.ndarray = np.array(values, dtype=dtype)
         except (TypeError, ValueError, OverflowError):
             return  # numpy cannot hold these values in that dtype: nothing of bgcore's to test
         call = Position.from_array if mode == 2 else Position

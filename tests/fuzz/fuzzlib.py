@@ -56,7 +56,8 @@ def _instrumented() -> contextlib.AbstractContextManager[object]:
         return contextlib.nullcontext()
     import atheris
 
-    return atheris.instrument_imports(include=["bgcore"])
+    hook: contextlib.AbstractContextManager[object] = atheris.instrument_imports(include=["bgcore"])
+    return hook
 
 
 # Every bgcore module is imported here, first, so that all of them are

@@ -16,6 +16,7 @@ import random
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # tests/: matplay
@@ -27,7 +28,7 @@ from bgcore.ids import MatchId  # noqa: E402
 INITIAL = "4HPwATDgc/ABMA"
 
 
-def vectors(count: int) -> list[dict[str, object]]:
+def vectors(count: int) -> list[dict[str, Any]]:
     """The first ``count`` cases of each source tag of the move-generation vectors."""
     seen: dict[str, int] = {}
     out = []
@@ -116,8 +117,8 @@ def main() -> None:
     moves = []
     for case in cases:
         position = Position.from_position_id(str(case["position_id"]), checkers=15)
-        dice = tuple(case["dice"])  # type: ignore[arg-type]
-        legal = position.legal_moves(dice)  # type: ignore[arg-type]
+        dice = (case["dice"][0], case["dice"][1])
+        legal = position.legal_moves(dice)
         if legal:
             moves.append(f"{case['position_id']} {dice[0]}{dice[1]} {legal[rng.randrange(len(legal))]}")
     moves += [
@@ -162,14 +163,14 @@ def main() -> None:
         board = Position.from_position_id(str(case["position_id"]), checkers=15).to_array().astype("int8")
         dice = case["dice"]
         # fuzz_batch's layout: rows, then per row: raw flag, 26 bytes, the dice; dtype, threads, flip
-        batch.append(bytes([1, 1]) + board.tobytes() + bytes(dice) + bytes([0, 0, 0]))  # type: ignore[arg-type]
+        batch.append(bytes([1, 1]) + board.tobytes() + bytes(dice) + bytes([0, 0, 0]))
     batch.append(bytes([3]) + bytes([0, 0, 0, 3, 1, 0, 1, 0, 6, 6, 0, 2, 0, 5, 2]) + bytes([4, 1, 1]))
     write("batch", named(batch))
     positions = []
     for case in cases[:12]:
-        board = Position.from_position_id(str(case["position_id"]), checkers=15).board
+        counts = Position.from_position_id(str(case["position_id"]), checkers=15).board
         # fuzz_position's layout: mode, checkers index, length (26 = 6 + 20), per value: kind, byte
-        encoded = b"".join(bytes([0, v + 16]) for v in board)
+        encoded = b"".join(bytes([0, v + 16]) for v in counts)
         positions.append(bytes([rng.randrange(4), 0, 6]) + encoded + bytes([3, 1]))
     write("position", named(positions))
 
