@@ -74,7 +74,6 @@ def test_an_empty_batch_given_as_lists_has_no_rows() -> None:
         batch.count([Position.initial().board], np.zeros((0, 2), np.int8))
 
 
-@pytest.mark.xfail(strict=True, reason="matfile.py (not the fuzzing work's): read() gives names write() refuses")
 @pytest.mark.parametrize(
     "text",
     ["\n 3 point match 25/22*i", " 3 point match\n Game 1\n Ann : 0   Ben: : 0\n"],
@@ -85,13 +84,11 @@ def test_the_names_a_mat_file_gives_write_back(text: str) -> None:
     assert matfile.read(read.match.to_mat(read.names)).names == read.names
 
 
-@pytest.mark.xfail(strict=True, reason="matfile.py (not the fuzzing work's): a long first name runs into the second")
 def test_a_long_first_name_writes_a_score_line_that_reads_back() -> None:
     names = ("A" * 30, "B")
     assert matfile.read(Match(1, dice=1).to_mat(names)).names == names
 
 
-@pytest.mark.xfail(strict=True, reason="game.py (not the fuzzing work's): XGID exponent fields are unbounded")
 def test_an_xgid_max_cube_beyond_any_cube_is_refused() -> None:
     # The fuzzed input had 77777777777777710 (2**that hangs); 100000 shows the same
     # missing bound at once.

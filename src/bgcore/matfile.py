@@ -87,6 +87,9 @@ from .position import Outcome, Position
 
 __all__ = ["MatFile", "MatWarning", "read", "write"]
 
+#: The names :func:`write` gives the players unless told, and :func:`read` of a file with no game.
+DEFAULT_NAMES = ("Player 0", "Player 1")
+
 #: bgcore's variants as gnubg's ``; [Variation "..."]`` tag names them (standard has none).
 VARIATIONS = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
 
@@ -187,7 +190,8 @@ def _write_game(out: list[str], number: int, game: Game, names: tuple[str, str])
     """Append one game as gnubg's ``ExportGameJF`` writes it."""
     out.append(f" Game {number}\n")
     first = f"{names[0]} : {game.score[0]}"
-    out.append(f" {first:<31}{names[1]} : {game.score[1]}\n")
+    # gnubg pads the first column to 31 characters; a longer one still needs a space.
+    out.append(f" {first:<31}{'' if len(first) < 31 else ' '}{names[1]} : {game.score[1]}\n")
     result = game.result
     records = _records(game)
     i = 0  # gnubg's half-line counter: even = left column (player 0), odd = right
@@ -251,7 +255,7 @@ def _check_text(value: str, what: str) -> str:
 
 def write(
     match: Match,
-    names: Sequence[str] = ("Player 0", "Player 1"),
+    names: Sequence[str] = DEFAULT_NAMES,
     *,
     site: str | None = None,
     event: str | None = None,
@@ -293,10 +297,16 @@ def write(
     if isinstance(names, str) or len(names) != 2:
         raise ValueError(f"names are two names, players 0 and 1, not {names!r}")
     pair = (str(names[0]), str(names[1]))
-    for name in pair:
+    for k, name in enumerate(pair):
         _check_text(name, "a name")
-        if ":" in name or not name.strip() or name != name.strip():
-            raise ValueError(f"a name cannot be empty, have a ':' or spaces around it: {name!r}")
+        # The score line "Name : 0   Other : 0" is read up to the first name's
+        # colon and back from the last one, so only the first name must be
+        # free of colons; a name starting as a comment would hide the line.
+        if (not k and ":" in name) or not name.strip() or name != name.strip() or name[0] in ";#":
+            raise ValueError(
+                f"a name cannot be empty, have spaces around it, start with ';' or '#' "
+                f"or (the first one) have a ':': {name!r}"
+            )
     variant = match.variant
     if variant not in ("standard", *VARIATIONS):
         raise ValueError(f"a .mat file has no place for the {variant} variant")
@@ -775,7 +785,7 @@ def read(source: str | os.PathLike[str], *, dice: int | DiceSource | None = None
     if not length and "beavers" not in options:
         # gnubg writes no tag for it: a beaver in the file says they are allowed
         options["beavers"] = any(item.kind == "beaver" for *_, items in parsed for item in items)
-    names = parsed[0][2] if parsed else ("", "")
+    names = parsed[0][2] if parsed else DEFAULT_NAMES  # no game: no names, but ones write() takes
 
     def replay(extra: dict[str, object]) -> tuple[Match, list[MatWarning]]:
         replaying = _Notes(strict)
