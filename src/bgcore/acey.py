@@ -431,7 +431,6 @@ class AceyDeuceyPosition(Position, variant="acey-deucey"):
         return f"AceyDeuceyPosition.from_position_id({Position.position_id(self)!r}, waiting={self._waiting!r})"
 
     def __str__(self) -> str:
-        from .diagram import render  # (the text picture, only when printed)
 
         w = self._waiting
         board = render(self._board, self.pip_count(), self.borne_off(), Position.position_id(self))

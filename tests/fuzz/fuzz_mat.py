@@ -13,7 +13,6 @@ import fuzzlib
 from bgcore import matfile
 
 
-
 def test_one_input(data: bytes) -> None:
     """One input: the bytes as the file's text."""
     text = fuzzlib.text_of(data)
