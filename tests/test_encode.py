@@ -15,8 +15,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+import nn_reference
 from bgcore import InvalidPositionError, Position, _encode, batch, encode
 from bgcore.rules import ROLLS
+from bgcore.selfplay import selfplay_positions
 from strategies import home_boards, positions, random_boards, rolls
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -421,3 +423,58 @@ def test_wrong_arguments() -> None:
         encode.pubeval(start, race=0.5)
     with pytest.raises(InvalidPositionError, match=r"shape \(n, 26\)"):
         _encode.pubeval_scores(np.zeros((1, 25), np.int8))
+
+
+# --- wildbg's inputs ------------------------------------------------------------------
+
+
+def test_wildbg_published_vectors() -> None:
+    """wildbg's own test vectors (crates/engine/src/inputs.rs, re-typed in nn_reference)."""
+    for f, board, vector in (
+        (encode.wildbg_contact, nn_reference.WILDBG_CONTACT_BOARD, nn_reference.WILDBG_CONTACT_VECTOR),
+        (encode.wildbg_contact, nn_reference.WILDBG_CONTACT_SWITCHED, nn_reference.WILDBG_CONTACT_SWITCHED_VECTOR),
+        (encode.wildbg_race, nn_reference.WILDBG_RACE_BOARD, nn_reference.WILDBG_RACE_VECTOR),
+        (encode.wildbg_race, nn_reference.WILDBG_RACE_SWITCHED, nn_reference.WILDBG_RACE_SWITCHED_VECTOR),
+    ):
+        assert f(board).tolist() == nn_reference.parse(vector)
+    # the switched boards are the flips of the others
+    assert Position(nn_reference.WILDBG_CONTACT_BOARD).flip().board == tuple(nn_reference.WILDBG_CONTACT_SWITCHED)
+    assert Position(nn_reference.WILDBG_RACE_BOARD).flip().board == tuple(nn_reference.WILDBG_RACE_SWITCHED)
+
+
+def test_wildbg_inputs_match_the_reference_on_selfplay_positions() -> None:
+    """Thousands of positions met in random and heuristic self-play."""
+    boards = [p.board for p in selfplay_positions(3000, seed=7)]
+    boards += [p.board for p in selfplay_positions(2000, seed=8, policy="heuristic")]
+    arr = as_array(boards)
+    assert encode.wildbg_contact(arr).tolist() == [nn_reference.wildbg_contact(b) for b in boards]
+    assert encode.wildbg_race(arr).tolist() == [nn_reference.wildbg_race(b) for b in boards]
+    assert encode.is_race(arr).tolist() == [not nn_reference.is_contact(b) for b in boards]
+
+
+@given(batches)
+def test_wildbg_inputs_match_the_reference(boards) -> None:
+    arr = as_array(boards)
+    assert encode.wildbg_contact(arr).tolist() == [nn_reference.wildbg_contact(b) for b in boards]
+    assert encode.wildbg_race(arr).tolist() == [nn_reference.wildbg_race(b) for b in boards]
+
+
+@given(hyper_batches)
+def test_wildbg_inputs_with_three_checkers(boards) -> None:
+    arr = as_array(boards)
+    assert encode.wildbg_contact(arr, checkers=3).tolist() == [nn_reference.wildbg_contact(b, 3) for b in boards]
+    assert encode.wildbg_race(arr, checkers=3).tolist() == [nn_reference.wildbg_race(b, 3) for b in boards]
+
+
+def test_wildbg_shapes_and_errors() -> None:
+    start = Position.initial().to_array()
+    assert encode.wildbg_contact(start).shape == (202,) and encode.wildbg_race(start).shape == (186,)
+    assert encode.wildbg_contact(np.zeros((0, 26), np.int8)).shape == (0, 202)
+    assert encode.wildbg_race(np.stack([start] * 3)).shape == (3, 186)
+    bad = np.stack([start] * 2)
+    bad[1, 25] = 3
+    for f in (encode.wildbg_contact, encode.wildbg_race):
+        with pytest.raises(InvalidPositionError, match="row 1: the player on roll has 18 checkers"):
+            f(bad)
+        with pytest.raises(InvalidPositionError, match="checkers per side must be 1-15"):
+            f(start, checkers=16)

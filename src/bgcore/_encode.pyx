@@ -3,7 +3,7 @@
 
 Every function takes a C-contiguous (n, 26) int8 array (``bgcore.encode``
 converts other input) and the checkers a side plays with, checks every row
-with ``bg_check`` first and then computes them with the C of ``bg_eval.h``,
+with ``bg_check`` first and then computes them with the C of ``bg_eval.h`` and ``bg_encode.h``,
 without the GIL.  A row that is not a valid board raises ``InvalidPositionError`` naming
 it, worded by ``bgcore._results.board_problem``; nothing is returned then.
 """
@@ -23,7 +23,14 @@ cdef extern from "bg_eval.h":
     float bg_pubeval(const int8_t *pt, int race, int checkers) noexcept nogil
     float bg_pubeval_plain(const int8_t *pt, int race, int checkers) noexcept nogil
     float bg_race_score(const int8_t *pt, int checkers) noexcept nogil
-    void bg_tesauro198(const int8_t *pt, int checkers, int opponent_on_roll, float *out) noexcept nogil
+
+cdef extern from "bg_encode.h":
+    enum:
+        BG_ENC_TESAURO198
+        BG_ENC_WILDBG_CONTACT
+        BG_ENC_WILDBG_RACE
+    int bg_encode_inputs(int encoding) noexcept nogil
+    int bg_encode_dense(int encoding, const int8_t *pt, int checkers, int opponent_on_roll, float *out) noexcept nogil
 
 
 cdef Py_ssize_t _rows(const int8_t[:, ::1] boards, int checkers) except -1:
@@ -65,16 +72,32 @@ def first_invalid(const int8_t[:, ::1] boards, int checkers=BG_MAX_CHECKERS):
     return None if bad < 0 else bad
 
 
-def tesauro198(const int8_t[:, ::1] boards, int checkers=BG_MAX_CHECKERS, bint opponent_on_roll=False):
-    """TD-Gammon's 198 inputs of each board: float32 (n, 198)."""
+cdef _dense(const int8_t[:, ::1] boards, int checkers, int encoding, bint opponent_on_roll):
+    """The inputs of ``encoding`` of each board: float32 (n, its inputs)."""
     cdef const int8_t *b = _checked(boards, checkers)
     cdef Py_ssize_t n = boards.shape[0], i
-    cdef cnp.ndarray out = np.empty((n, 198), dtype=np.float32)
+    cdef int width = bg_encode_inputs(encoding)
+    cdef cnp.ndarray out = np.empty((n, width), dtype=np.float32)
     cdef float *o = <float *>cnp.PyArray_DATA(out)
     with nogil:
         for i in range(n):
-            bg_tesauro198(b + 26 * i, checkers, opponent_on_roll, o + 198 * i)
+            bg_encode_dense(encoding, b + 26 * i, checkers, opponent_on_roll, o + width * i)
     return out
+
+
+def tesauro198(const int8_t[:, ::1] boards, int checkers=BG_MAX_CHECKERS, bint opponent_on_roll=False):
+    """TD-Gammon's 198 inputs of each board: float32 (n, 198)."""
+    return _dense(boards, checkers, BG_ENC_TESAURO198, opponent_on_roll)
+
+
+def wildbg_contact(const int8_t[:, ::1] boards, int checkers=BG_MAX_CHECKERS):
+    """wildbg's 202 contact-network inputs of each board: float32 (n, 202)."""
+    return _dense(boards, checkers, BG_ENC_WILDBG_CONTACT, False)
+
+
+def wildbg_race(const int8_t[:, ::1] boards, int checkers=BG_MAX_CHECKERS):
+    """wildbg's 186 race-network inputs of each board: float32 (n, 186)."""
+    return _dense(boards, checkers, BG_ENC_WILDBG_RACE, False)
 
 
 def is_race(const int8_t[:, ::1] boards, int checkers=BG_MAX_CHECKERS):

@@ -9,8 +9,8 @@ integer arrays (and float arrays of whole numbers) are converted.  The result
 has the input's leading shape: ``(n, 198)`` or ``(198,)`` inputs, ``(n,)``
 or ``()`` scores, all float32.  A side's checkers off are ``checkers`` (15 in
 standard backgammon and nackgammon, 3 in hypergammon) less its checkers on
-the board.  The loops run in C without the GIL (``bgcore/_csrc/bg_eval.h``,
-which a Cython rollout engine can include as it is).
+the board.  The loops run in C without the GIL (``bgcore/_csrc/bg_eval.h``
+and ``bg_encode.h``, which a Cython rollout engine can include as they are).
 
 An invalid board raises :class:`bgcore.InvalidPositionError` (a
 :class:`ValueError`) naming the first invalid row, and so does an array of
@@ -39,7 +39,7 @@ from . import _encode, _results
 from .errors import InvalidPositionError
 from .rules import CHECKERS
 
-__all__ = ["tesauro198", "pubeval", "race_score", "is_race"]
+__all__ = ["tesauro198", "wildbg_contact", "wildbg_race", "pubeval", "race_score", "is_race"]
 
 Boards = npt.ArrayLike
 
@@ -106,6 +106,53 @@ def tesauro198(boards: Boards, *, checkers: int = CHECKERS, opponent_on_roll: bo
     """
     b8, lead = _prepare(boards, checkers)
     return _encode.tesauro198(b8, checkers, bool(opponent_on_roll)).reshape(*lead, 198)
+
+
+def wildbg_contact(boards: Boards, *, checkers: int = CHECKERS) -> npt.NDArray[np.float32]:
+    """The 202 inputs of wildbg's contact network for each board: float32.
+
+    wildbg (Carsten Wenderdel's engine, ``crates/engine/src/inputs.rs``)
+    encodes a count of n checkers in four units: ``(1, 0, 0, 0)`` for one,
+    ``(0, 1, 0, 0)`` for two and ``(0, 0, 1, n - 3)`` for three or more.  The
+    layout, from the player on roll (the mover):
+
+    - ``[0]``, ``[1]``: the mover's and the opponent's checkers off, as counts
+      (``checkers`` less those on the board);
+    - ``[2:6]``: the mover's bar;
+    - ``[6 + 4*(p-1) : 6 + 4*p]``, p = 1..24: the mover's checkers on the
+      mover's point p;
+    - ``[102:106]``: the opponent's bar;
+    - ``[106 + 4*(p-1) : 106 + 4*p]``, p = 1..24: the opponent's checkers on
+      the mover's point p (so the opponent's 24-point comes last).
+
+    >>> from bgcore import Position
+    >>> x = wildbg_contact(Position.initial().to_array())
+    >>> x.shape, x[:2].tolist()
+    ((202,), [0.0, 0.0])
+    >>> x[6 + 4 * 5 : 6 + 4 * 6].tolist(), x[106 + 4 * 18 : 106 + 4 * 19].tolist()   # the 6-point, their 6-point
+    ([0.0, 0.0, 1.0, 2.0], [0.0, 0.0, 1.0, 2.0])
+    """
+    b8, lead = _prepare(boards, checkers)
+    return _encode.wildbg_contact(b8, checkers).reshape(*lead, 202)
+
+
+def wildbg_race(boards: Boards, *, checkers: int = CHECKERS) -> npt.NDArray[np.float32]:
+    """The 186 inputs of wildbg's race network for each board: float32.
+
+    The units of :func:`wildbg_contact`, without the parts that are empty in
+    a race: ``[0]``, ``[1]`` the checkers off, ``[2 + 4*(p-1) : 2 + 4*p]``
+    for the mover's point p = 1..23, ``[94 + 4*(p-2) : 94 + 4*(p-1)]`` for
+    the opponent's checkers on the mover's point p = 2..24.  Checkers where a
+    race has none (a bar, the mover's 24-point, the opponent's on the
+    mover's 1-point) are not inputs: a board in contact loses them.
+
+    >>> b = [0] * 26; b[1], b[2], b[24] = 13, 2, -15    # 13 on the ace, two on the deuce
+    >>> x = wildbg_race(b)
+    >>> x.shape, x[:10].tolist(), x[-4:].tolist()
+    ((186,), [0.0, 0.0, 0.0, 0.0, 1.0, 10.0, 0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 12.0])
+    """
+    b8, lead = _prepare(boards, checkers)
+    return _encode.wildbg_race(b8, checkers).reshape(*lead, 186)
 
 
 def is_race(boards: Boards, *, checkers: int = CHECKERS) -> npt.NDArray[np.bool_]:

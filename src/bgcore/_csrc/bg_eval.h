@@ -4,8 +4,9 @@
 
    - bg_is_race: whether contact remains;
    - bg_pubeval: Gerald Tesauro's public-domain linear evaluator "pubeval";
-   - bg_race_score: a pip-and-wastage score for a simple race policy;
-   - bg_tesauro198: TD-Gammon's 198 network inputs.
+   - bg_race_score: a pip-and-wastage score for a simple race policy.
+
+   Network inputs (TD-Gammon's among them) are in bg_encode.h.
 
    Boards are bgcore's 26 signed bytes (movegen.pxd), seen from the player
    on roll, "the mover": pt[1..24] the points in the mover's numbering
@@ -451,52 +452,6 @@ BG_EVAL_INLINE float bg_race_score(const int8_t *pt, int checkers) {
     if (top > theirs)  /* contact */
         twice -= 4 * blots;
     return 0.5f * (float)twice;
-}
-
-/* --- TD-Gammon's inputs ---------------------------------------------------
-
-   bg_tesauro198 writes 198 inputs (bgcore.encode.tesauro198 documents them):
-   out[4*(p-1) + k], p = 1..24: the mover's n checkers on their point p;
-   out[96 + 4*(q-1) + k], q = 1..24: the opponent's n checkers on THEIR point
-   q (the mover's point 25 - q), so that the second half of a board's inputs
-   is the first half of the flipped board's; k = 0: n >= 1, k = 1: n >= 2,
-   k = 2: n >= 3, k = 3: (n-3)/2 for n > 3, else 0.  out[192], out[193]: the
-   mover's and the opponent's checkers on the bar / 2; out[194], out[195]:
-   their checkers off / 15; out[196] = 1, out[197] = 0 when the mover is on
-   roll (opponent_on_roll == 0), the other way round when the opponent is. */
-
-/* The four units of a count n = 0..15. */
-static const float bg_tesauro_units[16][4] = {
-    {0.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 0.0f, 0.0f},
-    {1.0f, 1.0f, 1.0f, 0.0f}, {1.0f, 1.0f, 1.0f, 0.5f}, {1.0f, 1.0f, 1.0f, 1.0f},
-    {1.0f, 1.0f, 1.0f, 1.5f}, {1.0f, 1.0f, 1.0f, 2.0f}, {1.0f, 1.0f, 1.0f, 2.5f},
-    {1.0f, 1.0f, 1.0f, 3.0f}, {1.0f, 1.0f, 1.0f, 3.5f}, {1.0f, 1.0f, 1.0f, 4.0f},
-    {1.0f, 1.0f, 1.0f, 4.5f}, {1.0f, 1.0f, 1.0f, 5.0f}, {1.0f, 1.0f, 1.0f, 5.5f},
-    {1.0f, 1.0f, 1.0f, 6.0f}
-};
-
-BG_EVAL_INLINE void bg_tesauro198(const int8_t *pt, int checkers, int opponent_on_roll, float *out) {
-    int p, k, n, mine = 0, theirs = 0;
-    const float *u;
-    for (p = 1; p <= 24; p++) {
-        n = pt[p];
-        u = bg_tesauro_units[n > 0 ? n : 0];
-        for (k = 0; k < 4; k++)
-            out[4 * (p - 1) + k] = u[k];
-        u = bg_tesauro_units[n < 0 ? -n : 0];
-        for (k = 0; k < 4; k++)
-            out[96 + 4 * (24 - p) + k] = u[k];
-        mine += n > 0 ? n : 0;
-        theirs += n < 0 ? -n : 0;
-    }
-    mine += pt[25];
-    theirs -= pt[0];
-    out[192] = (float)pt[25] / 2.0f;
-    out[193] = (float)(-pt[0]) / 2.0f;
-    out[194] = (float)(checkers - mine) / 15.0f;
-    out[195] = (float)(checkers - theirs) / 15.0f;
-    out[196] = opponent_on_roll ? 0.0f : 1.0f;
-    out[197] = opponent_on_roll ? 1.0f : 0.0f;
 }
 
 #endif /* BG_EVAL_H */
