@@ -16,6 +16,7 @@ __all__ = [
     "MatchEquityError",
     "MoneyGameError",
     "MatFileError",
+    "NetworkError",
 ]
 
 
@@ -71,3 +72,11 @@ class MatFileError(ValueError):
         self.game = game
         self.move = move
         self.line = line
+
+
+class NetworkError(ValueError):
+    """A network that :class:`bgcore.nn.Network` cannot hold: arrays of the
+    wrong shapes or with NaN or infinite values, an unknown encoding,
+    activation or output kind, a saved file of an unknown format version, or
+    an ONNX graph that is not a chain of dense layers (the message names the
+    node)."""
