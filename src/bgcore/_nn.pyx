@@ -9,11 +9,12 @@ evaluates them all in one ``bg_nn_eval``.
 """
 
 from libc.stdint cimport int8_t, uintptr_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 cimport numpy as cnp
 import numpy as np
 
 from bgcore.movegen cimport bg_board, bg_check, BG_MAX_CHECKERS
+from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_submit, bg_pool_wait
 from bgcore._results import board_problem
 from bgcore.encode import _prepare
 from bgcore.errors import InvalidPositionError
@@ -40,9 +41,74 @@ ENCODINGS = ("tesauro198", "wildbg_contact", "wildbg_race")
 ACTIVATIONS = ("relu", "hardsigmoid", "sigmoid", "tanh")
 OUTPUTS = ("softmax", "sigmoid")
 
-# A call's scratch on the C stack up to this size (a wildbg net needs 15 KB).
 cdef enum:
+    # A call's scratch on the C stack up to this size (a wildbg net needs 15 KB).
     STACK_SCRATCH = 32768
+    # Boards a thread takes at least: fewer are not worth waking it for.
+    MIN_PIECE = 64
+    MAX_THREADS = 64
+
+
+# One thread's share of a call: consecutive boards.
+cdef struct nn_piece:
+    const bg_nn *contact
+    const bg_nn *race
+    const int8_t *boards
+    size_t n
+    int checkers
+    float *out5
+    void *scratch
+    bg_pool_thread *thread
+    bint submitted
+    int rc
+
+
+cdef void _piece_task(void *arg) noexcept nogil:
+    cdef nn_piece *p = <nn_piece *>arg
+    p.rc = bg_nn_eval(p.contact, p.race, p.boards, p.n, p.checkers, p.out5, p.scratch)
+
+
+cdef int _eval_threads(const bg_nn *contact, const bg_nn *race, const int8_t *boards, size_t n, int checkers,
+                       float *out5, int threads) except -2:
+    """bg_nn_eval of the boards in ``threads`` pieces, the calling thread's
+    and the pool's (a thread the pool cannot give leaves its piece to the
+    caller); the result is the same to the bit whatever the threads."""
+    cdef nn_piece *pieces = <nn_piece *>calloc(threads, sizeof(nn_piece))
+    cdef size_t need = bg_nn_scratch_bytes(contact, race)
+    cdef int i, rc = 0
+    if pieces == NULL:
+        raise MemoryError()
+    try:
+        for i in range(threads):
+            pieces[i].contact = contact
+            pieces[i].race = race
+            pieces[i].checkers = checkers
+            pieces[i].boards = boards + 26 * (n * i // threads)
+            pieces[i].out5 = out5 + 5 * (n * i // threads)
+            pieces[i].n = n * (i + 1) // threads - n * i // threads
+            pieces[i].scratch = malloc(need)
+            if pieces[i].scratch == NULL:
+                raise MemoryError()
+            if i > 0:
+                pieces[i].thread = bg_pool_take()
+        with nogil:
+            for i in range(1, threads):
+                if pieces[i].thread != NULL:
+                    pieces[i].submitted = bg_pool_submit(pieces[i].thread, _piece_task, &pieces[i])
+            _piece_task(&pieces[0])
+            for i in range(1, threads):
+                if pieces[i].submitted:
+                    bg_pool_wait(pieces[i].thread)
+                else:
+                    _piece_task(&pieces[i])
+        for i in range(threads):
+            rc = min(rc, pieces[i].rc)
+    finally:
+        for i in range(threads):
+            bg_pool_give(pieces[i].thread)
+            free(pieces[i].scratch)
+        free(pieces)
+    return rc
 
 
 cdef size_t nn_scratch_bytes(const bg_nn *contact, const bg_nn *race) noexcept nogil:
@@ -191,10 +257,12 @@ cdef class Native:
         self.contact = contact.contact
         self.race = race.contact
 
-    def __call__(self, boards, *, int checkers=BG_MAX_CHECKERS):
+    def __call__(self, boards, *, int checkers=BG_MAX_CHECKERS, int threads=1):
         """bgcore's five outputs of each board (its player on roll's win, win
         gammon, win backgammon, lose gammon and lose backgammon chances):
-        float32 (n, 5), or (5,) for one board."""
+        float32 (n, 5), or (5,) for one board.  ``threads`` (1 to 64): native
+        threads that share a large batch (at least 64 boards each); the
+        result does not depend on them."""
         cdef bint single
         cdef cnp.ndarray a, out
         cdef cnp.npy_intp dims[2]
@@ -204,10 +272,18 @@ cdef class Native:
         cdef int rc
         if self.contact == NULL:
             raise TypeError("this evaluator has no network")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
         a = _boards(boards, checkers, &single)
         dims[0] = cnp.PyArray_DIMS(a)[0]
         dims[1] = 5
         out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT32, 0)
+        threads = min(threads, max(1, dims[0] // MIN_PIECE))
+        if threads > 1:
+            if _eval_threads(self.contact, self.race, <const int8_t *>cnp.PyArray_DATA(a), <size_t>dims[0],
+                             checkers, <float *>cnp.PyArray_DATA(out), threads) < 0:
+                raise ValueError("inconsistent network")
+            return out
         need = bg_nn_scratch_bytes(self.contact, self.race)
         if need > STACK_SCRATCH:
             scratch = malloc(need)

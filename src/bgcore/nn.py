@@ -94,7 +94,8 @@ def _activation(value: object, layer: int) -> tuple[str, float, float]:
         raise NetworkError(f"layer {layer}'s hardsigmoid alpha and beta must be numbers, not {params!r}") from None
     if not (np.isfinite(alpha) and np.isfinite(beta)):
         raise NetworkError(f"layer {layer}'s hardsigmoid alpha and beta must be finite, not {alpha}, {beta}")
-    return name, alpha, beta
+    # the kernels compute in float32: keep the values they use
+    return name, float(np.float32(alpha)), float(np.float32(beta))
 
 
 def _array(value: object, ndim: int, what: str) -> np.ndarray:
@@ -190,7 +191,8 @@ class Network(_nn.Native):
 
     @property
     def activations(self) -> tuple[Activation, ...]:
-        """The hidden layers' activations: names, and ``("hardsigmoid", alpha, beta)``."""
+        """The hidden layers' activations: names, and ``("hardsigmoid", alpha, beta)``
+    (alpha and beta as float32 values, as the kernels use them)."""
         return tuple((n, a, b) if n == "hardsigmoid" else n for n, a, b in self._activations)
 
     @property
@@ -398,7 +400,7 @@ def _read_onnx(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[Ac
         raise NetworkError(f"an ONNX network has one input and one output, not {len(inputs)} and {len(graph.output)}")
     users: dict[str, list[Any]] = {}
     for node in nodes:
-        for name in node.input:
+        for name in set(node.input):
             users.setdefault(name, []).append(node)
 
     def next_node(tensor: str) -> Any:

@@ -9,6 +9,12 @@
    lose gammon, lose backgammon, mapped to the five) or five under sigmoids
    (the five themselves).
 
+   Each output is computed in the same order of operations whatever the
+   boards evaluated with it, so a board's outputs do not depend on its
+   batch (to the bit).  The kernels for AVX2 and AVX-512 compute the same
+   operations (multiply-adds fused) and give the same bits; the generic
+   ones may differ from them in the last bits.
+
    A bg_nn only points at its arrays: the caller (bgcore.nn.Network) owns
    them, laid out by bg_nn_pack for the kernels.  Evaluation reads the net
    and writes only the caller's outputs and scratch, so one net serves any

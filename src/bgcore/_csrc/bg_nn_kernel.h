@@ -112,48 +112,17 @@ static BG_NN_TARGET BG_NN_ALWAYS_INLINE void BG_NN_K(block)(const int R, const i
                 v_store(y + r * stride + (q + c) * BG_NN_LANES + v * BG_NN_V, s[r][c][v]);
 }
 
-/* One row, one panel: four sums per vector over every fourth input, so
-   that the additions do not wait on each other (a single chain of
-   dependent multiply-adds would run at a quarter of the speed). */
-static BG_NN_TARGET BG_NN_ALWAYS_INLINE void BG_NN_K(single)(const bg_nn_layer *L, int q, const float *x,
-                                                             float *y) {
-    const int K = L->inputs;
-    const float *w = L->weights + (size_t)q * (size_t)K * BG_NN_LANES;
-    bg_v s[4][BG_NN_HALVES];
-    int u, v, k;
-    for (u = 0; u < 4; u++)
-        for (v = 0; v < BG_NN_HALVES; v++)
-            s[u][v] = v_set1(0.0f);
-    for (k = 0; k + 4 <= K; k += 4)
-        for (u = 0; u < 4; u++) {
-            bg_v xk = v_set1(x[k + u]);
-            for (v = 0; v < BG_NN_HALVES; v++)
-                s[u][v] = v_fma(xk, v_load(w + (size_t)(k + u) * BG_NN_LANES + v * BG_NN_V), s[u][v]);
-        }
-    for (; k < K; k++) {
-        bg_v xk = v_set1(x[k]);
-        for (v = 0; v < BG_NN_HALVES; v++)
-            s[0][v] = v_fma(xk, v_load(w + (size_t)k * BG_NN_LANES + v * BG_NN_V), s[0][v]);
-    }
-    for (v = 0; v < BG_NN_HALVES; v++)
-        v_store(y + q * BG_NN_LANES + v * BG_NN_V,
-                v_add(v_add(v_add(s[0][v], s[1][v]), v_add(s[2][v], s[3][v])),
-                      v_load(L->bias + q * BG_NN_LANES + v * BG_NN_V)));
-}
-
-/* Every panel from q on for R rows, C panels a block; the last panels
-   (fewer than C) in one narrower block, or for one row and one panel the
-   split sums of `single`. */
+/* Every panel from q on for R rows, C panels a block, the last panels
+   (fewer than C) in one narrower block.  Each output is the bias plus its
+   inputs' terms added in order, whatever R and C: a board's outputs do not
+   depend on the boards evaluated with it. */
 #define BG_NN_TILES(R, C)                                                                     \
     do {                                                                                      \
         for (; q + (C) <= panels; q += (C))                                                   \
             BG_NN_K(block)(R, C, L, q, x, stride, y);                                         \
         switch (panels - q) {                                                                 \
         case 0: break;                                                                        \
-        case 1:                                                                               \
-            if ((R) == 1) BG_NN_K(single)(L, q, x, y);                                        \
-            else BG_NN_K(block)(R, 1, L, q, x, stride, y);                                    \
-            break;                                                                            \
+        case 1: BG_NN_K(block)(R, 1, L, q, x, stride, y); break;                              \
         case 2: if ((C) > 2) BG_NN_K(block)(R, 2, L, q, x, stride, y); break;                 \
         case 3: if ((C) > 3) BG_NN_K(block)(R, 3, L, q, x, stride, y); break;                 \
         case 4: if ((C) > 4) BG_NN_K(block)(R, 4, L, q, x, stride, y); break;                 \
