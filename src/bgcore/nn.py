@@ -192,7 +192,7 @@ class Network(_nn.Native):
     @property
     def activations(self) -> tuple[Activation, ...]:
         """The hidden layers' activations: names, and ``("hardsigmoid", alpha, beta)``
-    (alpha and beta as float32 values, as the kernels use them)."""
+        (alpha and beta as float32 values, as the kernels use them)."""
         return tuple((n, a, b) if n == "hardsigmoid" else n for n, a, b in self._activations)
 
     @property
