@@ -58,7 +58,16 @@ from . import _nn
 from .errors import NetworkError
 from .rules import CHECKERS
 
-__all__ = ["Network", "Composite", "ENCODINGS", "ACTIVATIONS", "OUTPUTS", "FORMAT_VERSION", "Activation"]
+__all__ = [
+    "Network",
+    "Composite",
+    "NativeEvaluator",
+    "ENCODINGS",
+    "ACTIVATIONS",
+    "OUTPUTS",
+    "FORMAT_VERSION",
+    "Activation",
+]
 
 #: The built-in encodings a network can read, with their numbers of inputs.
 ENCODINGS = dict(zip(_nn.ENCODINGS, (198, 202, 186), strict=True))
@@ -112,7 +121,33 @@ def _array(value: object, ndim: int, what: str) -> np.ndarray:
     return a
 
 
-class Network(_nn.Native):
+class NativeEvaluator(_nn.Native):
+    """What :class:`Network` and :class:`Composite` share: called on boards,
+    ``evaluator(boards, *, checkers=15, threads=1)``, they return bgcore's
+    five outputs of each, float32 ``(n, 5)`` (``(5,)`` for one board);
+    ``threads`` native threads share a large batch (at least 64 boards
+    each), and no output depends on the threads or the batch."""
+
+    def evaluate(self, positions: Any, *, checkers: int | None = None) -> npt.NDArray[np.float32]:
+        """bgcore's five outputs of a :class:`bgcore.Position` (float32 ``(5,)``)
+        or of several (``(n, 5)``), each from its player on roll's view."""
+        from .position import Position
+
+        single = isinstance(positions, Position)
+        items: list[object] = [positions] if single or not isinstance(positions, Iterable) else list(positions)
+        if not all(isinstance(p, Position) for p in items):
+            raise TypeError("evaluate takes a Position or Positions; call the evaluator itself on boards")
+        counts = {p.checkers for p in items if isinstance(p, Position)}
+        if checkers is None:
+            if len(counts) > 1:
+                raise ValueError(f"positions of different checker counts {sorted(counts)}: evaluate them apart")
+            checkers = counts.pop() if counts else CHECKERS
+        boards = np.array([p.board for p in items if isinstance(p, Position)], dtype=np.int8).reshape(-1, 26)
+        out: npt.NDArray[np.float32] = self(boards, checkers=checkers)
+        return out[0] if single else out
+
+
+class Network(NativeEvaluator):
     """A feed-forward network over one of bgcore's encodings, evaluated in C.
 
     ``layers``: ``(weights, bias)`` pairs, weights of shape ``(inputs,
@@ -211,11 +246,6 @@ class Network(_nn.Native):
             f"output={self._output!r})"
         )
 
-    def evaluate(self, positions: Any, *, checkers: int | None = None) -> npt.NDArray[np.float32]:
-        """bgcore's five outputs of a :class:`bgcore.Position` (float32 ``(5,)``)
-        or of several (``(n, 5)``), each from its player on roll's view."""
-        return _evaluate(self, positions, checkers)
-
     # --- files ------------------------------------------------------------------
 
     def save(self, file: str | os.PathLike[str] | IO[bytes]) -> None:
@@ -293,7 +323,7 @@ class Network(_nn.Native):
         return cls(layers, activations, encoding=encoding, output=output)
 
 
-class Composite(_nn.Native):
+class Composite(NativeEvaluator):
     """Two networks as one evaluator: ``race`` for the races (no contact
     left, :func:`bgcore.encode.is_race`), ``contact`` for the other boards,
     and finished games scored by their result.
@@ -322,29 +352,6 @@ class Composite(_nn.Native):
 
     def __repr__(self) -> str:
         return f"Composite(contact={self._contact!r}, race={self._race!r})"
-
-    def evaluate(self, positions: Any, *, checkers: int | None = None) -> npt.NDArray[np.float32]:
-        """bgcore's five outputs of a :class:`bgcore.Position` (float32 ``(5,)``)
-        or of several (``(n, 5)``), each from its player on roll's view."""
-        return _evaluate(self, positions, checkers)
-
-
-def _evaluate(evaluator: _nn.Native, positions: Any, checkers: int | None) -> npt.NDArray[np.float32]:
-    """An evaluator's outputs of Positions (one: (5,), an iterable: (n, 5))."""
-    from .position import Position
-
-    single = isinstance(positions, Position)
-    items: list[object] = [positions] if single or not isinstance(positions, Iterable) else list(positions)
-    if not all(isinstance(p, Position) for p in items):
-        raise TypeError("evaluate takes a Position or Positions; call the evaluator itself on boards")
-    counts = {p.checkers for p in items if isinstance(p, Position)}
-    if checkers is None:
-        if len(counts) > 1:
-            raise ValueError(f"positions of different checker counts {sorted(counts)}: evaluate them apart")
-        checkers = counts.pop() if counts else CHECKERS
-    boards = np.array([p.board for p in items if isinstance(p, Position)], dtype=np.int8).reshape(-1, 26)
-    out: npt.NDArray[np.float32] = evaluator(boards, checkers=checkers)
-    return out[0] if single else out
 
 
 # --- ONNX -----------------------------------------------------------------------------

@@ -117,8 +117,8 @@ static void bg_nn_finish(int output, const float *z, float *out5) {
 
 /* --- the generic kernels: what the compiler targets ---------------------- */
 
-/* Vectors of 8 floats (in pairs of SSE2 or NEON registers): blocks of 8 to
-   12 vectors of sums, as for AVX2. */
+/* Vectors of 8 floats (in pairs of SSE2 or NEON registers; AVX2's
+   registers): blocks of 8 to 12 vectors of sums. */
 #define BG_NN_V 8
 #define BG_NN_C1 4
 #define BG_NN_C2 3
@@ -179,18 +179,6 @@ static BG_NN_ALWAYS_INLINE bg_vs vs_tanh(bg_vs a) { bg_vs r; BG_VS_MAP(tanhf(a.f
 #define BG_NN_K(name) bg_nn_##name##_generic
 #define BG_NN_TARGET
 #include "bg_nn_kernel.h"
-#undef BG_NN_K
-#undef BG_NN_TARGET
-#undef bg_v
-#undef v_load
-#undef v_store
-#undef v_set1
-#undef v_fma
-#undef v_add
-#undef v_max
-#undef v_min
-#undef v_sigmoid
-#undef v_tanh
 
 /* --- AVX2 with FMA ----------------------------------------------------------- */
 
@@ -204,56 +192,16 @@ static BG_NN_ALWAYS_INLINE bg_vs vs_tanh(bg_vs a) { bg_vs r; BG_VS_MAP(tanhf(a.f
 #define v_add _mm256_add_ps
 #define v_max _mm256_max_ps
 #define v_min _mm256_min_ps
-
-/* exp(x) as Cephes' expf computes it (a degree-5 polynomial on x reduced
-   by n ln 2, then 2^n from the exponent bits), about 2 ulp; x is clamped
-   to where 2^n is a normal float. */
-static BG_NN_TARGET BG_NN_ALWAYS_INLINE __m256 bg_nn_exp_avx2(__m256 x) {
-    __m256 n, r, p;
-    __m256i e;
-    x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.0f)), _mm256_set1_ps(88.0f));
-    n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
-    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-    p = _mm256_set1_ps(1.9875691500e-4f);
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-    p = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
-    e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
-}
-
-static BG_NN_TARGET BG_NN_ALWAYS_INLINE __m256 bg_nn_sigmoid_avx2(__m256 x) {
-    __m256 one = _mm256_set1_ps(1.0f);
-    return _mm256_div_ps(one, _mm256_add_ps(one, bg_nn_exp_avx2(_mm256_sub_ps(_mm256_setzero_ps(), x))));
-}
-
-/* tanh x = 2 sigmoid(2x) - 1 */
-static BG_NN_TARGET BG_NN_ALWAYS_INLINE __m256 bg_nn_tanh_avx2(__m256 x) {
-    __m256 two = _mm256_set1_ps(2.0f);
-    return _mm256_fmsub_ps(two, bg_nn_sigmoid_avx2(_mm256_mul_ps(two, x)), _mm256_set1_ps(1.0f));
-}
-
-#define v_sigmoid bg_nn_sigmoid_avx2
-#define v_tanh bg_nn_tanh_avx2
+#define v_sub _mm256_sub_ps
+#define v_mul _mm256_mul_ps
+#define v_div _mm256_div_ps
+#define v_fnma _mm256_fnmadd_ps
+#define v_round(x) _mm256_round_ps((x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define v_pow2(n) \
+    _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23))
+#define BG_NN_VECTOR_EXP 1
 #define BG_NN_K(name) bg_nn_##name##_avx2
 #include "bg_nn_kernel.h"
-#undef BG_NN_K
-#undef BG_NN_TARGET
-#undef bg_v
-#undef v_load
-#undef v_store
-#undef v_set1
-#undef v_fma
-#undef v_add
-#undef v_max
-#undef v_min
-#undef v_sigmoid
-#undef v_tanh
 
 /* --- AVX-512 -------------------------------------------------------------------
 
@@ -285,41 +233,16 @@ static BG_NN_TARGET BG_NN_ALWAYS_INLINE __m256 bg_nn_tanh_avx2(__m256 x) {
 #define v_max _mm512_max_ps
 #define v_min _mm512_min_ps
 
-/* bg_nn_exp_avx2's steps on 16 floats. */
-static BG_NN_TARGET BG_NN_ALWAYS_INLINE __m512 bg_nn_exp_avx512(__m512 x) {
-    __m512 n, r, p;
-    __m512i e;
-    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.0f)), _mm512_set1_ps(88.0f));
-    n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
-                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-    p = _mm512_set1_ps(1.9875691500e-4f);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-    p = _mm512_add_ps(_mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r), _mm512_set1_ps(1.0f));
-    e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
-    return _mm512_mul_ps(p, _mm512_castsi512_ps(e));
-}
-
-static BG_NN_TARGET BG_NN_ALWAYS_INLINE __m512 bg_nn_sigmoid_avx512(__m512 x) {
-    __m512 one = _mm512_set1_ps(1.0f);
-    return _mm512_div_ps(one, _mm512_add_ps(one, bg_nn_exp_avx512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
-}
-
-static BG_NN_TARGET BG_NN_ALWAYS_INLINE __m512 bg_nn_tanh_avx512(__m512 x) {
-    __m512 two = _mm512_set1_ps(2.0f);
-    return _mm512_fmsub_ps(two, bg_nn_sigmoid_avx512(_mm512_mul_ps(two, x)), _mm512_set1_ps(1.0f));
-}
-
-#define v_sigmoid bg_nn_sigmoid_avx512
-#define v_tanh bg_nn_tanh_avx512
+#define v_sub _mm512_sub_ps
+#define v_mul _mm512_mul_ps
+#define v_div _mm512_div_ps
+#define v_fnma _mm512_fnmadd_ps
+#define v_round(x) _mm512_roundscale_ps((x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define v_pow2(n) \
+    _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23))
+#define BG_NN_VECTOR_EXP 1
 #define BG_NN_K(name) bg_nn_##name##_avx512
 #include "bg_nn_kernel.h"
-#undef BG_NN_K
 #endif
 
 /* --- dispatch and evaluation ------------------------------------------------- */

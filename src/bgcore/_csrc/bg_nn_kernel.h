@@ -1,5 +1,6 @@
 /* The layers' inner loops of bg_nn.c, included there once per instruction
-   set (no include guard).  Before each inclusion bg_nn.c defines:
+   set (no include guard).  Before each inclusion bg_nn.c defines (and the
+   end of this file undefines, but for the shape: BG_NN_V, BG_NN_C*):
 
      BG_NN_K(name)   the name of this copy's functions (name##_avx2, ...);
      BG_NN_TARGET    their attribute (target("avx2,fma") or nothing);
@@ -8,8 +9,12 @@
                      the panels a block of 1 .. 6 rows takes at once;
      bg_v            a vector of BG_NN_V floats and its operations:
                      v_load(p), v_store(p, v), v_set1(x), v_fma(a, b, c)
-                     (a * b + c), v_add, v_max, v_min, and
-                     v_sigmoid(v), v_tanh(v) (whole vectors).
+                     (a * b + c), v_add, v_max, v_min, and either
+                     v_sigmoid(v), v_tanh(v) (whole vectors) or, with
+                     BG_NN_VECTOR_EXP, the operations of exp below:
+                     v_sub, v_mul, v_div, v_fnma(a, b, c) (c - a * b),
+                     v_round (to nearest) and v_pow2(n) (2^n for a whole
+                     n in the float exponent's range).
 
    Rows: the kernels take up to BG_NN_ROWS boards at once (one board's
    activations are a row of floats, rows `stride` floats apart); a layer's
@@ -20,6 +25,38 @@
    beside them in its 16 registers, up to 24 of AVX-512's 32. */
 
 #define BG_NN_HALVES (BG_NN_LANES / BG_NN_V)  /* vectors in a panel */
+
+#ifdef BG_NN_VECTOR_EXP
+/* exp(x) as Cephes' expf computes it (a degree-5 polynomial of x less n ln 2,
+   ln 2 in two parts, times 2^n), within 2 ulp; x is clamped to where 2^n is
+   a normal float. */
+static BG_NN_TARGET BG_NN_ALWAYS_INLINE bg_v BG_NN_K(exp)(bg_v x) {
+    bg_v n, r, p;
+    x = v_min(v_max(x, v_set1(-87.0f)), v_set1(88.0f));
+    n = v_round(v_mul(x, v_set1(1.44269504088896341f)));
+    r = v_fnma(n, v_set1(0.693359375f), x);
+    r = v_fnma(n, v_set1(-2.12194440e-4f), r);
+    p = v_set1(1.9875691500e-4f);
+    p = v_fma(p, r, v_set1(1.3981999507e-3f));
+    p = v_fma(p, r, v_set1(8.3334519073e-3f));
+    p = v_fma(p, r, v_set1(4.1665795894e-2f));
+    p = v_fma(p, r, v_set1(1.6666665459e-1f));
+    p = v_fma(p, r, v_set1(5.0000001201e-1f));
+    p = v_add(v_fma(p, v_mul(r, r), r), v_set1(1.0f));
+    return v_mul(p, v_pow2(n));
+}
+
+static BG_NN_TARGET BG_NN_ALWAYS_INLINE bg_v BG_NN_K(sigmoid)(bg_v x) {
+    return v_div(v_set1(1.0f), v_add(v_set1(1.0f), BG_NN_K(exp)(v_sub(v_set1(0.0f), x))));
+}
+
+/* tanh x = 2 sigmoid(2x) - 1 */
+static BG_NN_TARGET BG_NN_ALWAYS_INLINE bg_v BG_NN_K(tanh)(bg_v x) {
+    return v_sub(v_mul(v_set1(2.0f), BG_NN_K(sigmoid)(v_mul(v_set1(2.0f), x))), v_set1(1.0f));
+}
+#define v_sigmoid BG_NN_K(sigmoid)
+#define v_tanh BG_NN_K(tanh)
+#endif
 
 /* The activation, in place over n floats (a multiple of BG_NN_V). */
 static BG_NN_TARGET void BG_NN_K(activate)(float *h, int n, int kind, float alpha, float beta) {
@@ -180,3 +217,22 @@ static BG_NN_TARGET void BG_NN_K(forward)(const bg_nn *net, int rows, const int8
 }
 
 #undef BG_NN_HALVES
+#undef BG_NN_K
+#undef BG_NN_TARGET
+#undef BG_NN_VECTOR_EXP
+#undef bg_v
+#undef v_load
+#undef v_store
+#undef v_set1
+#undef v_fma
+#undef v_add
+#undef v_max
+#undef v_min
+#undef v_sigmoid
+#undef v_tanh
+#undef v_sub
+#undef v_mul
+#undef v_div
+#undef v_fnma
+#undef v_round
+#undef v_pow2
