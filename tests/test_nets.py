@@ -125,3 +125,13 @@ def test_shipped_files_match_their_provenance() -> None:
         assert re.search(rf"\| {re.escape(name)} \|[^\n]*\| {digest} \|", provenance), name
     licence = (DATA / "LICENSE-wildbg-nets").read_text()
     assert "CC0 1.0 Universal" in licence
+
+
+def test_wildbg_ends_truncated_rollouts() -> None:
+    """The evaluator contract the engine calls: a truncated rollout of the
+    opening scored by wildbg agrees with wildbg's own view of it."""
+    from bgcore import rollout
+
+    result = rollout(Position.initial(), games=1296, truncate=2, evaluator=nets.wildbg(), seed=1)
+    direct = nets.wildbg().evaluate(Position.initial())
+    assert np.abs(np.array(result.probabilities) - direct).max() < 0.02

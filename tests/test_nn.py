@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import pickle
 import sys
 
 import numpy as np
@@ -245,6 +246,19 @@ def test_save_load_round_trip(tmp_path) -> None:
     net.save(buffer)
     buffer.seek(0)
     assert np.array_equal(nn.Network.load(buffer)(BOARDS), net(BOARDS))
+    single = nn.Network(random_layers(rng, [198, 5]), [], encoding="tesauro198", output="sigmoid")
+    single.save(path)
+    assert np.array_equal(nn.Network.load(path)(BOARDS), single(BOARDS))
+
+
+def test_pickle() -> None:
+    rng = np.random.default_rng(16)
+    net = nn.Network(random_layers(rng, [202, 9, 6]), [("hardsigmoid", 0.3, 0.4)], encoding="wildbg_contact")
+    race = nn.Network(random_layers(rng, [186, 9, 6]), "relu", encoding="wildbg_race")
+    for evaluator in (net, nn.Composite(net, race)):
+        back = pickle.loads(pickle.dumps(evaluator))
+        assert type(back) is type(evaluator) and repr(back) == repr(evaluator)
+        assert np.array_equal(back(BOARDS), evaluator(BOARDS))
 
 
 def saved(tmp_path, **changes: object):

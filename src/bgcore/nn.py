@@ -240,6 +240,11 @@ class Network(NativeEvaluator):
         """Each layer's bias, float32 ``(outputs,)``, read-only."""
         return self._biases
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its arrays and settings (for processes and Dask workers)."""
+        layers = list(zip(self._weights, self._biases, strict=True))
+        return (_network, (layers, list(self.activations), self._encoding, self._output))
+
     def __repr__(self) -> str:
         return (
             f"Network(encoding={self._encoding!r}, sizes={self.sizes}, activations={self.activations}, "
@@ -350,8 +355,18 @@ class Composite(NativeEvaluator):
         """The network of races."""
         return self._race
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Composite, (self._contact, self._race))
+
     def __repr__(self) -> str:
         return f"Composite(contact={self._contact!r}, race={self._race!r})"
+
+
+def _network(
+    layers: list[tuple[np.ndarray, np.ndarray]], activations: list[Activation], encoding: str, output: str
+) -> Network:
+    """A Network from what its ``__reduce__`` gives."""
+    return Network(layers, activations, encoding=encoding, output=output)
 
 
 # --- ONNX -----------------------------------------------------------------------------
