@@ -5,7 +5,9 @@ provenance.
 The ONNX files are not in the package: they are read from the folder that
 BGCORE_WILDBG_ONNX names or, by default, ``../shared/nets/wildbg`` beside the
 repository (where CI clones it).  Without them these tests skip, or fail
-when BGCORE_REQUIRE_ORACLE=1.
+when BGCORE_REQUIRE_ORACLE=1.  They are marked slow: the wheels' own test
+runs (``-m "not slow"``, in a container without the files) leave them to the
+full suite, which tests the same sources.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def oracle_boards() -> np.ndarray:
     return np.concatenate(boards)
 
 
+@pytest.mark.slow
 def test_native_wildbg_equals_onnxruntime(onnx_folder: Path) -> None:
     boards = oracle_boards()
     races = encode.is_race(boards)
@@ -72,6 +75,7 @@ def test_native_wildbg_equals_onnxruntime(onnx_folder: Path) -> None:
         assert np.abs(ref_part - expected[:300]).max() <= 1e-6
 
 
+@pytest.mark.slow
 def test_onnxruntime_backend(onnx_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     start = Position.initial()
     reference = nets.wildbg(backend="onnxruntime", path=str(onnx_folder))
