@@ -1,7 +1,7 @@
 /* Dense networks over boards: packing, checks, the choice of kernels and
    the evaluation of a batch (bg_nn.h describes the API).  The layers' loops
-   are in bg_nn_kernel.h, compiled here once for the generic target and, on
-   x86-64 with GCC or Clang, once more for AVX2 with FMA. */
+   are in bg_nn_kernel.h, compiled here for the generic target and, on
+   x86-64 with GCC or Clang, for AVX2 with FMA and for AVX-512 too. */
 #include "bg_nn.h"
 
 #include <math.h>
