@@ -51,9 +51,10 @@ enum {
     BG_ENC_COUNT = 3
 };
 
-/* More than any encoding's non-zero inputs with at most 15 checkers a side
+/* Room for any encoding's non-zero inputs with at most 15 checkers a side
    (each side's checkers give at most 15 point units, plus the bars, the
-   checkers off and the turn). */
+   checkers off and the turn: 35 at most) and the scratch entries the
+   writers leave past them. */
 #define BG_ENC_MAX_NONZERO 64
 
 /* The number of inputs of an encoding, 0 for an unknown one. */
@@ -66,24 +67,44 @@ BG_ENCODE_INLINE int bg_encode_inputs(int encoding) {
     }
 }
 
-/* Appends the non-zero units of a count n (>= 0) at base: TD-Gammon's. */
+/* The units of a count n = 0..15, TD-Gammon's: n >= 1, n >= 2, n >= 3,
+   (n - 3) / 2.  Its non-zero units are the first min(n, 4). */
+static const float bg_enc_tesauro_table[16][4] = {
+    {0.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 0.0f, 0.0f},
+    {1.0f, 1.0f, 1.0f, 0.0f}, {1.0f, 1.0f, 1.0f, 0.5f}, {1.0f, 1.0f, 1.0f, 1.0f},
+    {1.0f, 1.0f, 1.0f, 1.5f}, {1.0f, 1.0f, 1.0f, 2.0f}, {1.0f, 1.0f, 1.0f, 2.5f},
+    {1.0f, 1.0f, 1.0f, 3.0f}, {1.0f, 1.0f, 1.0f, 3.5f}, {1.0f, 1.0f, 1.0f, 4.0f},
+    {1.0f, 1.0f, 1.0f, 4.5f}, {1.0f, 1.0f, 1.0f, 5.0f}, {1.0f, 1.0f, 1.0f, 5.5f},
+    {1.0f, 1.0f, 1.0f, 6.0f}
+};
+
+/* Appends the non-zero units of a count n (0..15) at base: TD-Gammon's.
+   Without branches on n (counts vary from board to board, so branches
+   would be mispredicted): it writes all four and counts the non-zero ones,
+   so idx and val need room for 4 entries past k. */
 BG_ENCODE_INLINE int bg_enc_tesauro_units(int n, int base, uint16_t *idx, float *val, int k) {
-    if (n >= 1) { idx[k] = (uint16_t)base; val[k++] = 1.0f; }
-    if (n >= 2) { idx[k] = (uint16_t)(base + 1); val[k++] = 1.0f; }
-    if (n >= 3) { idx[k] = (uint16_t)(base + 2); val[k++] = 1.0f; }
-    if (n > 3) { idx[k] = (uint16_t)(base + 3); val[k++] = (float)(n - 3) / 2.0f; }
-    return k;
+    int u;
+    for (u = 0; u < 4; u++) {
+        idx[k + u] = (uint16_t)(base + u);
+        val[k + u] = bg_enc_tesauro_table[n][u];
+    }
+    return k + (n < 4 ? n : 4);
 }
 
-/* wildbg's. */
+/* wildbg's units (1,0,0,0), (0,1,0,0), (0,0,1,n-3): the first non-zero
+   unit of a count n = 0..15 and how many there are; the first's value is
+   1, the second's n - 3. */
+static const uint8_t bg_enc_wildbg_first[16] = {0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const uint8_t bg_enc_wildbg_count[16] = {0, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+
+/* Appends wildbg's non-zero units of a count n (0..15) at base, without
+   branches on n (idx and val need room for 2 entries past k). */
 BG_ENCODE_INLINE int bg_enc_wildbg_units(int n, int base, uint16_t *idx, float *val, int k) {
-    if (n == 1) { idx[k] = (uint16_t)base; val[k++] = 1.0f; }
-    else if (n == 2) { idx[k] = (uint16_t)(base + 1); val[k++] = 1.0f; }
-    else if (n >= 3) {
-        idx[k] = (uint16_t)(base + 2); val[k++] = 1.0f;
-        if (n > 3) { idx[k] = (uint16_t)(base + 3); val[k++] = (float)(n - 3); }
-    }
-    return k;
+    idx[k] = (uint16_t)(base + bg_enc_wildbg_first[n]);
+    val[k] = 1.0f;
+    idx[k + 1] = (uint16_t)(base + 3);
+    val[k + 1] = (float)(n - 3);
+    return k + bg_enc_wildbg_count[n];
 }
 
 /* Appends value at index i when it is not zero. */
@@ -105,7 +126,8 @@ BG_ENCODE_INLINE void bg_enc_on_board(const int8_t *pt, int *mine, int *theirs) 
 
 /* The non-zero inputs of a board: idx[k] (ascending within each part, in
    the order the encoding lists its parts) and val[k] for k < the returned
-   count (<= BG_ENC_MAX_NONZERO); -1 for an unknown encoding.
+   count; -1 for an unknown encoding.  idx and val hold BG_ENC_MAX_NONZERO
+   entries (those past the count are scratch).
    opponent_on_roll: TD-Gammon's turn units (see bgcore.encode.tesauro198);
    ignored by the other encodings. */
 BG_ENCODE_INLINE int bg_encode_sparse(int encoding, const int8_t *pt, int checkers, int opponent_on_roll,

@@ -92,12 +92,11 @@ static float bg_nn_logistic(float x) {
     return 1.0f / (1.0f + expf(-x));
 }
 
-/* The output layer's values z to bgcore's five. */
+/* The output layer's values z to bgcore's five (for BG_NN_SIGMOID5, z is
+   already through the kernels' sigmoid). */
 static void bg_nn_finish(int output, const float *z, float *out5) {
     if (output == BG_NN_SIGMOID5) {
-        int k;
-        for (k = 0; k < 5; k++)
-            out5[k] = bg_nn_logistic(z[k]);
+        memcpy(out5, z, 5 * sizeof(float));
     } else {
         float top = z[0], e[6], sum = 0.0f;
         int k;

@@ -82,39 +82,42 @@ static BG_NN_TARGET void BG_NN_K(activate)(float *h, int n, int kind, float alph
     }
 }
 
-/* The first layer of one board from its non-zero inputs: h = bias + the sum
-   of val[t] times input idx[t]'s row of weights.  64 outputs at a time (8
-   AVX2 sums), then a panel at a time. */
+/* N vectors of the first layer from output j on: the bias plus val[t]
+   times input idx[t]'s weights, t in order (N is a constant once inlined). */
+static BG_NN_TARGET BG_NN_ALWAYS_INLINE void BG_NN_K(sparse)(const int N, const bg_nn_layer *L, int width, int j,
+                                                             const uint16_t *idx, const float *val, int nz,
+                                                             float *h) {
+    bg_v s[8];
+    int t, v;
+    for (v = 0; v < N; v++)
+        s[v] = v_load(L->bias + j + v * BG_NN_V);
+    for (t = 0; t < nz; t++) {
+        const float *row = L->weights + (size_t)idx[t] * (size_t)width + j;
+        bg_v x = v_set1(val[t]);
+        for (v = 0; v < N; v++)
+            s[v] = v_fma(x, v_load(row + v * BG_NN_V), s[v]);
+    }
+    for (v = 0; v < N; v++)
+        v_store(h + j + v * BG_NN_V, s[v]);
+}
+
+/* The first layer of one board from its non-zero inputs, up to 8 vectors
+   of outputs in one pass over them. */
 static BG_NN_TARGET void BG_NN_K(first)(const bg_nn_layer *L, const uint16_t *idx, const float *val, int nz,
                                         float *h) {
     const int width = bg_nn_padded(L->outputs);
-    const float *w = L->weights;
-    int j = 0, t, v;
-    for (; j + 8 * BG_NN_V <= width; j += 8 * BG_NN_V) {
-        bg_v s[8];
-        for (v = 0; v < 8; v++)
-            s[v] = v_load(L->bias + j + v * BG_NN_V);
-        for (t = 0; t < nz; t++) {
-            const float *row = w + (size_t)idx[t] * (size_t)width + j;
-            bg_v x = v_set1(val[t]);
-            for (v = 0; v < 8; v++)
-                s[v] = v_fma(x, v_load(row + v * BG_NN_V), s[v]);
+    int j;
+    for (j = 0; j < width; j += 8 * BG_NN_V) {
+        switch ((width - j) / BG_NN_V) {
+        case 1: BG_NN_K(sparse)(1, L, width, j, idx, val, nz, h); break;
+        case 2: BG_NN_K(sparse)(2, L, width, j, idx, val, nz, h); break;
+        case 3: BG_NN_K(sparse)(3, L, width, j, idx, val, nz, h); break;
+        case 4: BG_NN_K(sparse)(4, L, width, j, idx, val, nz, h); break;
+        case 5: BG_NN_K(sparse)(5, L, width, j, idx, val, nz, h); break;
+        case 6: BG_NN_K(sparse)(6, L, width, j, idx, val, nz, h); break;
+        case 7: BG_NN_K(sparse)(7, L, width, j, idx, val, nz, h); break;
+        default: BG_NN_K(sparse)(8, L, width, j, idx, val, nz, h); break;
         }
-        for (v = 0; v < 8; v++)
-            v_store(h + j + v * BG_NN_V, s[v]);
-    }
-    for (; j < width; j += BG_NN_LANES) {
-        bg_v s[BG_NN_HALVES];
-        for (v = 0; v < BG_NN_HALVES; v++)
-            s[v] = v_load(L->bias + j + v * BG_NN_V);
-        for (t = 0; t < nz; t++) {
-            const float *row = w + (size_t)idx[t] * (size_t)width + j;
-            bg_v x = v_set1(val[t]);
-            for (v = 0; v < BG_NN_HALVES; v++)
-                s[v] = v_fma(x, v_load(row + v * BG_NN_V), s[v]);
-        }
-        for (v = 0; v < BG_NN_HALVES; v++)
-            v_store(h + j + v * BG_NN_V, s[v]);
     }
 }
 
@@ -212,8 +215,11 @@ static BG_NN_TARGET void BG_NN_K(forward)(const bg_nn *net, int rows, const int8
         a = b;
         b = t;
     }
-    for (r = 0; r < rows; r++)
+    for (r = 0; r < rows; r++) {
+        if (net->output == BG_NN_SIGMOID5)
+            BG_NN_K(activate)(a + r * stride, BG_NN_LANES, BG_NN_SIGMOID, 0.0f, 0.0f);
         bg_nn_finish(net->output, a + r * stride, out5[r]);
+    }
 }
 
 #undef BG_NN_HALVES
