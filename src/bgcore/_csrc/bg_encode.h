@@ -10,10 +10,10 @@
    Nothing here checks its board: it must be valid for ``checkers`` (1..15,
    bg_check).
 
-   Each encoding is written once, as the list of its non-zero inputs
-   (bg_encode_sparse): a network's first layer adds only the weight rows of
-   those, and the dense vector (bg_encode_dense) is that list scattered over
-   zeros.  The encodings:
+   Each encoding is written once (bg_encode) for two forms: the list of its
+   non-zero inputs (bg_encode_sparse), of which a network's first layer
+   adds only the weight rows, and the dense vector (bg_encode_dense).  The
+   encodings:
 
    - BG_ENC_TESAURO198: TD-Gammon's 198 inputs (bgcore.encode.tesauro198
      documents them); four units of a count n: n >= 1, n >= 2, n >= 3 and
@@ -36,7 +36,6 @@
 #define BG_ENCODE_H
 
 #include <stdint.h>
-#include <string.h>
 
 #if defined(_MSC_VER)
 #define BG_ENCODE_INLINE static __inline
@@ -53,8 +52,8 @@ enum {
 
 /* Room for any encoding's non-zero inputs with at most 15 checkers a side
    (each side's checkers give at most 15 point units, plus the bars, the
-   checkers off and the turn: 35 at most) and the scratch entries the
-   writers leave past them. */
+   checkers off and the turn: 35 at most) and the scratch entry the writer
+   leaves past them. */
 #define BG_ENC_MAX_NONZERO 64
 
 /* The number of inputs of an encoding, 0 for an unknown one. */
@@ -67,49 +66,47 @@ BG_ENCODE_INLINE int bg_encode_inputs(int encoding) {
     }
 }
 
-/* The units of a count n = 0..15, TD-Gammon's: n >= 1, n >= 2, n >= 3,
-   (n - 3) / 2.  Its non-zero units are the first min(n, 4). */
-static const float bg_enc_tesauro_table[16][4] = {
-    {0.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 0.0f, 0.0f},
-    {1.0f, 1.0f, 1.0f, 0.0f}, {1.0f, 1.0f, 1.0f, 0.5f}, {1.0f, 1.0f, 1.0f, 1.0f},
-    {1.0f, 1.0f, 1.0f, 1.5f}, {1.0f, 1.0f, 1.0f, 2.0f}, {1.0f, 1.0f, 1.0f, 2.5f},
-    {1.0f, 1.0f, 1.0f, 3.0f}, {1.0f, 1.0f, 1.0f, 3.5f}, {1.0f, 1.0f, 1.0f, 4.0f},
-    {1.0f, 1.0f, 1.0f, 4.5f}, {1.0f, 1.0f, 1.0f, 5.0f}, {1.0f, 1.0f, 1.0f, 5.5f},
-    {1.0f, 1.0f, 1.0f, 6.0f}
+/* The four units of a count n = 0..15: [0] TD-Gammon's (n >= 1, n >= 2,
+   n >= 3, (n - 3) / 2), [1] wildbg's ((1,0,0,0), (0,1,0,0), (0,0,1,n-3)). */
+static const float bg_enc_units_table[2][16][4] = {
+    {
+        {0.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 0.0f, 0.0f},
+        {1.0f, 1.0f, 1.0f, 0.0f}, {1.0f, 1.0f, 1.0f, 0.5f}, {1.0f, 1.0f, 1.0f, 1.0f},
+        {1.0f, 1.0f, 1.0f, 1.5f}, {1.0f, 1.0f, 1.0f, 2.0f}, {1.0f, 1.0f, 1.0f, 2.5f},
+        {1.0f, 1.0f, 1.0f, 3.0f}, {1.0f, 1.0f, 1.0f, 3.5f}, {1.0f, 1.0f, 1.0f, 4.0f},
+        {1.0f, 1.0f, 1.0f, 4.5f}, {1.0f, 1.0f, 1.0f, 5.0f}, {1.0f, 1.0f, 1.0f, 5.5f},
+        {1.0f, 1.0f, 1.0f, 6.0f},
+    },
+    {
+        {0.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f, 0.0f},
+        {0.0f, 0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f, 1.0f}, {0.0f, 0.0f, 1.0f, 2.0f},
+        {0.0f, 0.0f, 1.0f, 3.0f}, {0.0f, 0.0f, 1.0f, 4.0f}, {0.0f, 0.0f, 1.0f, 5.0f},
+        {0.0f, 0.0f, 1.0f, 6.0f}, {0.0f, 0.0f, 1.0f, 7.0f}, {0.0f, 0.0f, 1.0f, 8.0f},
+        {0.0f, 0.0f, 1.0f, 9.0f}, {0.0f, 0.0f, 1.0f, 10.0f}, {0.0f, 0.0f, 1.0f, 11.0f},
+        {0.0f, 0.0f, 1.0f, 12.0f},
+    },
 };
 
-/* Appends the non-zero units of a count n (0..15) at base: TD-Gammon's.
-   Without branches on n (counts vary from board to board, so branches
-   would be mispredicted): it writes all four and counts the non-zero ones,
-   so idx and val need room for 4 entries past k. */
-BG_ENCODE_INLINE int bg_enc_tesauro_units(int n, int base, uint16_t *idx, float *val, int k) {
-    int u;
-    for (u = 0; u < 4; u++) {
-        idx[k + u] = (uint16_t)(base + u);
-        val[k + u] = bg_enc_tesauro_table[n][u];
+/* Input i is value: dense, out[i] = value (every input is written, zeros
+   too); sparse, (i, value) appended when value is not zero, written in any
+   case at k without a branch (the arrays have room past the count). */
+BG_ENCODE_INLINE int bg_enc_put(int dense, int i, float value, uint16_t *idx, float *out, int k) {
+    if (dense) {
+        out[i] = value;
+        return k;
     }
-    return k + (n < 4 ? n : 4);
+    idx[k] = (uint16_t)i;
+    out[k] = value;
+    return k + (value != 0.0f);
 }
 
-/* wildbg's units (1,0,0,0), (0,1,0,0), (0,0,1,n-3): the first non-zero
-   unit of a count n = 0..15 and how many there are; the first's value is
-   1, the second's n - 3. */
-static const uint8_t bg_enc_wildbg_first[16] = {0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-static const uint8_t bg_enc_wildbg_count[16] = {0, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-
-/* Appends wildbg's non-zero units of a count n (0..15) at base, without
-   branches on n (idx and val need room for 2 entries past k). */
-BG_ENCODE_INLINE int bg_enc_wildbg_units(int n, int base, uint16_t *idx, float *val, int k) {
-    idx[k] = (uint16_t)(base + bg_enc_wildbg_first[n]);
-    val[k] = 1.0f;
-    idx[k + 1] = (uint16_t)(base + 3);
-    val[k + 1] = (float)(n - 3);
-    return k + bg_enc_wildbg_count[n];
-}
-
-/* Appends value at index i when it is not zero. */
-BG_ENCODE_INLINE int bg_enc_put(int i, float value, uint16_t *idx, float *val, int k) {
-    if (value != 0.0f) { idx[k] = (uint16_t)i; val[k++] = value; }
+/* The four units of a count n (0..15) from inputs base on, by table (0:
+   TD-Gammon's, 1: wildbg's).  Counts vary from board to board, so there is
+   no branch on them. */
+BG_ENCODE_INLINE int bg_enc_units(int dense, int table, int n, int base, uint16_t *idx, float *out, int k) {
+    int u;
+    for (u = 0; u < 4; u++)
+        k = bg_enc_put(dense, base + u, bg_enc_units_table[table][n][u], idx, out, k);
     return k;
 }
 
@@ -124,50 +121,49 @@ BG_ENCODE_INLINE void bg_enc_on_board(const int8_t *pt, int *mine, int *theirs) 
     *theirs = t;
 }
 
-/* The non-zero inputs of a board: idx[k] (ascending within each part, in
-   the order the encoding lists its parts) and val[k] for k < the returned
-   count; -1 for an unknown encoding.  idx and val hold BG_ENC_MAX_NONZERO
-   entries (those past the count are scratch).
-   opponent_on_roll: TD-Gammon's turn units (see bgcore.encode.tesauro198);
-   ignored by the other encodings. */
-BG_ENCODE_INLINE int bg_encode_sparse(int encoding, const int8_t *pt, int checkers, int opponent_on_roll,
-                                      uint16_t *idx, float *val) {
+/* Each encoding, written once for both forms: dense (every input into
+   out[0 .. bg_encode_inputs), idx unused; returns 0) or sparse (the
+   non-zero inputs as idx[k], out[k]; returns their count).  -1 for an
+   unknown encoding.  opponent_on_roll: TD-Gammon's turn units (see
+   bgcore.encode.tesauro198); ignored by the other encodings. */
+BG_ENCODE_INLINE int bg_encode(int dense, int encoding, const int8_t *pt, int checkers, int opponent_on_roll,
+                               uint16_t *idx, float *out) {
     int p, n, k = 0, mine, theirs;
     bg_enc_on_board(pt, &mine, &theirs);
     switch (encoding) {
     case BG_ENC_TESAURO198:
         for (p = 1; p <= 24; p++)
-            k = bg_enc_tesauro_units(pt[p] > 0 ? pt[p] : 0, 4 * (p - 1), idx, val, k);
+            k = bg_enc_units(dense, 0, pt[p] > 0 ? pt[p] : 0, 4 * (p - 1), idx, out, k);
         /* the opponent's point q is the mover's 25 - q: q = 1..24 ascending */
         for (p = 24; p >= 1; p--)
-            k = bg_enc_tesauro_units(pt[p] < 0 ? -pt[p] : 0, 96 + 4 * (24 - p), idx, val, k);
-        k = bg_enc_put(192, (float)pt[25] / 2.0f, idx, val, k);
-        k = bg_enc_put(193, (float)(-pt[0]) / 2.0f, idx, val, k);
-        k = bg_enc_put(194, (float)(checkers - mine) / 15.0f, idx, val, k);
-        k = bg_enc_put(195, (float)(checkers - theirs) / 15.0f, idx, val, k);
-        idx[k] = (uint16_t)(opponent_on_roll ? 197 : 196);
-        val[k++] = 1.0f;
+            k = bg_enc_units(dense, 0, pt[p] < 0 ? -pt[p] : 0, 96 + 4 * (24 - p), idx, out, k);
+        k = bg_enc_put(dense, 192, (float)pt[25] / 2.0f, idx, out, k);
+        k = bg_enc_put(dense, 193, (float)(-pt[0]) / 2.0f, idx, out, k);
+        k = bg_enc_put(dense, 194, (float)(checkers - mine) / 15.0f, idx, out, k);
+        k = bg_enc_put(dense, 195, (float)(checkers - theirs) / 15.0f, idx, out, k);
+        k = bg_enc_put(dense, 196, opponent_on_roll ? 0.0f : 1.0f, idx, out, k);
+        k = bg_enc_put(dense, 197, opponent_on_roll ? 1.0f : 0.0f, idx, out, k);
         return k;
     case BG_ENC_WILDBG_CONTACT:
-        k = bg_enc_put(0, (float)(checkers - mine), idx, val, k);
-        k = bg_enc_put(1, (float)(checkers - theirs), idx, val, k);
-        k = bg_enc_wildbg_units(pt[25], 2, idx, val, k);
+        k = bg_enc_put(dense, 0, (float)(checkers - mine), idx, out, k);
+        k = bg_enc_put(dense, 1, (float)(checkers - theirs), idx, out, k);
+        k = bg_enc_units(dense, 1, pt[25], 2, idx, out, k);
         for (p = 1; p <= 24; p++)
-            k = bg_enc_wildbg_units(pt[p] > 0 ? pt[p] : 0, 2 + 4 * p, idx, val, k);
-        k = bg_enc_wildbg_units(-pt[0], 102, idx, val, k);
+            k = bg_enc_units(dense, 1, pt[p] > 0 ? pt[p] : 0, 2 + 4 * p, idx, out, k);
+        k = bg_enc_units(dense, 1, -pt[0], 102, idx, out, k);
         for (p = 1; p <= 24; p++)
-            k = bg_enc_wildbg_units(pt[p] < 0 ? -pt[p] : 0, 102 + 4 * p, idx, val, k);
+            k = bg_enc_units(dense, 1, pt[p] < 0 ? -pt[p] : 0, 102 + 4 * p, idx, out, k);
         return k;
     case BG_ENC_WILDBG_RACE:
-        k = bg_enc_put(0, (float)(checkers - mine), idx, val, k);
-        k = bg_enc_put(1, (float)(checkers - theirs), idx, val, k);
+        k = bg_enc_put(dense, 0, (float)(checkers - mine), idx, out, k);
+        k = bg_enc_put(dense, 1, (float)(checkers - theirs), idx, out, k);
         for (p = 1; p <= 23; p++) {
             n = pt[p];
-            k = bg_enc_wildbg_units(n > 0 ? n : 0, 4 * p - 2, idx, val, k);
+            k = bg_enc_units(dense, 1, n > 0 ? n : 0, 4 * p - 2, idx, out, k);
         }
         for (p = 2; p <= 24; p++) {
             n = pt[p];
-            k = bg_enc_wildbg_units(n < 0 ? -n : 0, 86 + 4 * p, idx, val, k);
+            k = bg_enc_units(dense, 1, n < 0 ? -n : 0, 86 + 4 * p, idx, out, k);
         }
         return k;
     default:
@@ -175,19 +171,20 @@ BG_ENCODE_INLINE int bg_encode_sparse(int encoding, const int8_t *pt, int checke
     }
 }
 
+/* The non-zero inputs of a board: idx[k] (ascending within each part, in
+   the order the encoding lists its parts) and val[k] for k < the returned
+   count; -1 for an unknown encoding.  idx and val hold BG_ENC_MAX_NONZERO
+   entries (those past the count are scratch). */
+BG_ENCODE_INLINE int bg_encode_sparse(int encoding, const int8_t *pt, int checkers, int opponent_on_roll,
+                                      uint16_t *idx, float *val) {
+    return bg_encode(0, encoding, pt, checkers, opponent_on_roll, idx, val);
+}
+
 /* The dense inputs of a board into out[0 .. bg_encode_inputs(encoding));
    -1 for an unknown encoding (out untouched), else 0. */
 BG_ENCODE_INLINE int bg_encode_dense(int encoding, const int8_t *pt, int checkers, int opponent_on_roll,
                                      float *out) {
-    uint16_t idx[BG_ENC_MAX_NONZERO];
-    float val[BG_ENC_MAX_NONZERO];
-    int k, n = bg_encode_sparse(encoding, pt, checkers, opponent_on_roll, idx, val);
-    if (n < 0)
-        return -1;
-    memset(out, 0, sizeof(float) * (size_t)bg_encode_inputs(encoding));
-    for (k = 0; k < n; k++)
-        out[idx[k]] = val[k];
-    return 0;
+    return bg_encode(1, encoding, pt, checkers, opponent_on_roll, NULL, out);
 }
 
 /* TD-Gammon's 198 inputs (the dense form, for bgcore.encode). */
