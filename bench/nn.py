@@ -2,7 +2,7 @@
 
 Run from the repository root (needs the ``nn`` extra)::
 
-    python bench/nn.py [--rounds R] [--positions N] [--shared PATH]
+    python bench/nn.py [--rounds R] [--positions N] [--shared PATH] [--kernels K]
 
 Positions evaluated per second, boards in and probabilities out, on one
 thread, at batches of 1, 20 and 256 boards, for two pairs:
@@ -142,12 +142,16 @@ def main(argv: list[str] | None = None) -> None:
         default=Path(os.environ.get("BGCORE_WILDBG_ONNX", "../shared/nets/wildbg")),
         help="the folder of wildbg's ONNX files (default $BGCORE_WILDBG_ONNX or ../shared/nets/wildbg)",
     )
+    parser.add_argument(
+        "--kernels", default="auto", help="the native kernels at most: generic, avx2, avx512 or auto (default)"
+    )
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.positions < max(BATCHES):
         parser.error(f"--rounds must be >= 1 and --positions >= {max(BATCHES)}")
 
     from bgcore import _nn, nets
 
+    _nn.use_kernels(args.kernels)
     boards = contact_boards(args.positions)
     wildbg, wildbg_ort = nets.wildbg(), nets.wildbg(backend="onnxruntime", path=args.shared)
     small, small_ort = small_network()
