@@ -14,6 +14,7 @@ from . import (
     acey,  # noqa: F401 - registers acey-deucey, so that Position.initial starts it
     batch,
     encode,
+    matfile,  # noqa: F401 - registers the .mat codec behind Match.from_mat and Match.to_mat
 )
 from .dice import Dice
 from .errors import (

@@ -16,12 +16,23 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .errors import IllegalActionError
 from .game import DiceSource, Game, dice_source
 
 __all__ = ["Match"]
+
+# The .mat codec: bgcore.matfile builds on Match, so it hands its reader and
+# writer down when it is imported (``import bgcore`` imports it) rather than
+# Match importing it: the house reads from the bottom up.
+_mat_codec: dict[str, Callable[..., Any]] = {}
+
+
+def _mat(name: str) -> Callable[..., Any]:
+    # bgcore/__init__.py imports matfile, and importing bgcore.match runs it first.
+    return _mat_codec[name]
 
 
 class Match:
@@ -161,9 +172,7 @@ class Match:
          Ann : 0                        Ben : 0
           1) 31: 8/5 6/5
         """
-        from . import matfile  # matfile builds on Match: imported when called
-
-        return matfile.write(
+        return _mat("write")(  # type: ignore[no-any-return]
             self,
             names,
             site=site,
@@ -194,9 +203,7 @@ class Match:
         >>> match.length, match.score, match.game.opening
         (3, (0, 0), True)
         """
-        from . import matfile  # matfile builds on Match: imported when called
-
-        return matfile.read(source, dice=dice, strict=strict).match
+        return _mat("read")(source, dice=dice, strict=strict).match  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         what = "money session" if not self.length else f"{self.length}-point match"

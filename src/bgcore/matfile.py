@@ -71,6 +71,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import match as _match_module
 from ._matlines import Item as _Item
 from ._matlines import Parsed as _Parsed
 from ._matlines import Section as _Section
@@ -812,3 +813,8 @@ def read(source: str | os.PathLike[str], *, dice: int | DiceSource | None = None
         assert refused is not None
         raise refused
     return MatFile(best[0], names, tags, "\n".join(comments), tuple(best[1]))
+
+
+# Match.from_mat and Match.to_mat forward here: this module registers itself
+# with the module it builds on (see bgcore.match._mat_codec).
+_match_module._mat_codec.update(read=read, write=write)
