@@ -46,7 +46,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from . import _cube
+import bgcore._cube as _cube
+
 from .errors import MatchEquityError
 from .met import _cube_value, _flag, _probabilities, _score, met_arrays
 from .position import Position

@@ -35,7 +35,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from . import _encode, _results
+import bgcore._encode as _encode
+import bgcore._results as _results
+
 from .errors import InvalidPositionError
 from .rules import CHECKERS
 

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import met
+import bgcore.met as met
+
 from ._gameids import GameIds
 from ._gamestate import Action, ApplyArgument, DiceSource, End, GameOutcome, Record, _State
 from .cube import CubeDecision

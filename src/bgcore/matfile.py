@@ -71,7 +71,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import match as _match_module
+import bgcore.match as _match_module
+
 from ._matlines import Item as _Item
 from ._matlines import Parsed as _Parsed
 from ._matlines import Section as _Section

@@ -32,7 +32,9 @@ from typing import Any, Literal, overload
 import numpy as np
 import numpy.typing as npt
 
-from . import _nn, encode
+import bgcore._nn as _nn
+import bgcore.encode as encode
+
 from .nn import Composite, Network, require
 from .rules import CHECKERS
 

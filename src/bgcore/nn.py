@@ -54,7 +54,8 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _nn
+import bgcore._nn as _nn
+
 from .errors import NetworkError
 from .rules import CHECKERS
 
