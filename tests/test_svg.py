@@ -425,3 +425,13 @@ def test_illegal_moves() -> None:
     game.roll((6, 1))
     with pytest.raises(IllegalMoveError):
         svg.board(game, move=pos.legal_moves((5, 2))[0])
+
+
+def test_an_acey_deucey_start_is_drawn_with_its_boards_id() -> None:
+    # Its checkers all wait to enter: position_id() refuses them, the picture
+    # (which has no place for them either) names the board's own ID.
+    from bgcore.ids import encode_position_id
+
+    start = Position.initial("acey-deucey")
+    picture = svg.board(start)
+    assert f'data-position-id="{encode_position_id(start.board)}"' in picture

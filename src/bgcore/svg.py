@@ -52,6 +52,7 @@ from html import escape
 from typing import Literal, Protocol, SupportsIndex, cast, runtime_checkable
 
 from .errors import IllegalMoveError
+from .ids import encode_position_id
 from .move import Move, check_dice
 
 __all__ = ["board", "Layout", "NS", "DEFAULT_SIZE", "PLAYER_COLOURS"]
@@ -243,7 +244,6 @@ class _DrawnPosition(Protocol):
     def board(self) -> tuple[int, ...]: ...
     def flip(self) -> _DrawnPosition: ...
     def borne_off(self) -> tuple[int, int]: ...
-    def position_id(self) -> str: ...
     def legal_moves(self, dice: tuple[int, int], /) -> Container[Move]: ...
 
 
@@ -526,11 +526,14 @@ def board(
     mover_off, other_off = position.borne_off()
     viewer_side, other_side = ("o", "x") if flipped else ("x", "o")
 
+    # The board's own ID: an acey-deucey position's waiting checkers have no
+    # place in a Position ID (its position_id() refuses them) nor on the picture.
+    position_id = encode_position_id(position.board)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.WIDTH} {layout.HEIGHT}" '
         f'width="{_num(layout.size)}" height="{_num(layout.height)}" class="bgcore-board" '
-        f'data-position-id="{position.position_id()}" data-flipped="{str(flipped).lower()}" role="img">',
-        f"<title>Backgammon board, Position ID {position.position_id()}</title>",
+        f'data-position-id="{position_id}" data-flipped="{str(flipped).lower()}" role="img">',
+        f"<title>Backgammon board, Position ID {position_id}</title>",
         _rect(0, 0, layout.WIDTH, layout.HEIGHT, _FRAME),
     ]
     out += [_rect(*field, _FIELD, extra=' class="field"') for field in layout.fields()]
