@@ -526,3 +526,15 @@ def test_small_batches_leave_the_rest_to_the_general_path(corpus) -> None:
     over = np.zeros((1, 26), np.uint64)  # unsigned boards hold only finished games
     over[0, 6] = 15
     assert _batch.call(over, np.array([[6, 6]], np.uint64), 1, False, False).tolist() == [1]
+
+
+@pytest.mark.parametrize("threads", [65, 10_000, 2**70])
+@pytest.mark.parametrize("function", [batch.generate, batch.count])
+def test_threads_past_the_librarys_bound_are_refused_before_any_thread_starts(function, threads: int) -> None:
+    # 200,000 rows would otherwise start one thread per 256 rows (781).
+    from refused import refused
+
+    boards = np.tile(np.array(Position.initial().board, np.int8), (200_000, 1))
+    dice = np.tile(np.array([3, 1], np.int8), (200_000, 1))
+    refused(lambda: function(boards, dice, threads=threads), ValueError, r"^threads must be an int from 1 to 64, not ")
+    assert len(function(boards[:1000], dice[:1000], threads=64)) > 0

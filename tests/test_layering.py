@@ -164,8 +164,5 @@ def test_import_bgcore_registers_acey_deucey() -> None:
 def test_match_reads_and_writes_mat_files_through_the_codec_matfile_registers() -> None:
     # match.py does not import matfile (which builds on it); the package does,
     # and matfile hands Match its reader and writer.
-    code = (
-        "from bgcore.match import Match; import sys; "
-        "assert Match.from_mat(Match(3, dice=1).to_mat()).length == 3"
-    )
+    code = "from bgcore.match import Match; import sys; assert Match.from_mat(Match(3, dice=1).to_mat()).length == 3"
     subprocess.run([sys.executable, "-c", code], check=True)

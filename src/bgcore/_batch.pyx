@@ -18,6 +18,7 @@ import numpy as np
 
 from bgcore.movegen cimport BG_MAX_CHECKERS
 from bgcore._results import row_problem
+from bgcore._pool import MAX_THREADS as _MAX_THREADS
 from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_prime, bg_pool_forget
 from bgcore._batchrun cimport (bg_rows, bg_kit, bg_batch, bg_rows_obtain, bg_rows_release, bg_rows_trim,
                                bg_rows_kept, bg_forget_kept, bg_find_invalid, bg_run_rows, bg_kit_take, bg_kit_give,
@@ -537,8 +538,8 @@ def call(object boards, object dice, object threads, object flip, bint store):
     cdef int64_t base = 0
     cdef bint flipped
     cdef int k
-    if type(threads) is not int or threads < 1:
-        return None
+    if type(threads) is not int or not 1 <= threads <= _MAX_THREADS:
+        return None  # (batch.py says what is wrong)
     if not _rows_of(boards, 26, -1):
         return None
     arr = <cnp.ndarray>boards

@@ -2,6 +2,7 @@
 
 DEFAULT_LINGER: float
 KEPT: int
+MAX_THREADS: int
 
 def idle_threads() -> int: ...
 def lingering() -> int: ...

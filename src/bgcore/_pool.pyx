@@ -80,6 +80,9 @@ cdef enum:
     _LATE_JOBS_TO_SLEEP = 2
 
 KEPT = _KEPT
+#: The most native threads one call of the library takes: every ``threads=``
+#: argument is 1 to this (a larger count would start that many OS threads).
+MAX_THREADS = 64
 #: Seconds a thread lingers after a task, until set_linger changes it.  A
 #: wake-up costs up to about a hundred microseconds: lingering longer serves
 #: jobs that come back a little later too, such as a loop that runs a

@@ -25,6 +25,7 @@ import bgcore._pool as _pool
 import bgcore._results as _results
 
 from .errors import InvalidPositionError
+from .ids import _brief
 from .rules import CHECKERS
 
 __all__ = ["generate", "count", "release_buffers", "set_thread_linger"]
@@ -93,8 +94,8 @@ def _prime(boards: object, threads: int) -> _batch.Primed | None:
 
 
 def _check_threads(threads: object) -> int:
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= _pool.MAX_THREADS:
+        raise ValueError(f"threads must be an int from 1 to {_pool.MAX_THREADS}, not {_brief(threads)}")
     return threads
 
 
