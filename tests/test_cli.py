@@ -356,11 +356,21 @@ def test_mat_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert_error(run(capsys, "mat", str(missing)), 1, f"cannot read {missing}: No such file or directory")
     bad = tmp_path / "bad.mat"
     bad.write_text(matplay.scripted().to_mat(("Alice", "Bob")).replace("24/18 13/9", "24/18 13/8"))
-    assert_error(run(capsys, "mat", str(bad)), 1, f"{bad}: game 1, move 2, line 7: '24/18 13/8' is not a legal move")
+    assert_error(
+        run(capsys, "mat", "--strict", str(bad)), 1, f"{bad}: game 1, move 2, line 7: '24/18 13/8' is not a legal move"
+    )
     junk = tmp_path / "junk.mat"
     junk.write_text("hello\n")
     assert_error(run(capsys, "mat", str(junk)), 1, "no ' N point match' line")
     assert_error(run(capsys, "mat"), 2, "the following arguments are required: FILE")
+
+
+def test_mat_reads_an_illegal_play_as_gnubg_does_and_warns(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mat"
+    bad.write_text(matplay.scripted().to_mat(("Alice", "Bob")).replace("24/18 13/9", "24/18 13/8"))
+    code, out, err = run(capsys, "mat", str(bad))
+    assert (code, err) == (0, "")
+    assert "warning: game 1, move 2, line 7: " in out and "played as 24/18 13/8, as gnubg does" in out
 
 
 # --- play ----------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""``bgcore mat FILE``: check a Jellyfish .mat file by replaying it, and print each game's result."""
+"""``bgcore mat FILE``: read a Jellyfish .mat file as GNU Backgammon does, and print each game's result."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..game import End, Game
 from ..position import Outcome
 from .common import console, plural
 
-__all__ = ["add_parser", "run", "read_text"]
+__all__ = ["add_parser", "run"]
 
 _KINDS = {Outcome.SINGLE: "single game", Outcome.GAMMON: "gammon", Outcome.BACKGAMMON: "backgammon"}
 
@@ -21,22 +21,16 @@ _KINDS = {Outcome.SINGLE: "single game", Outcome.GAMMON: "gammon", Outcome.BACKG
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "mat",
-        help="check a .mat match file and print each game's result and the score",
+        help="read a .mat match file and print each game's result and the score",
         description="Read a Jellyfish .mat file (as GNU Backgammon, eXtreme Gammon and BGBlitz write them), "
-        "replay every game through the rules, and print each game's result and the final score. A file that "
-        "does not replay is an error naming the game, the move and the line.",
+        "replay every game, and print each game's result and the final score. What the file holds that the "
+        "rules forbid (a resignation out of turn, odd points, a roll left unplayed, an illegal play, a match "
+        "continued from elsewhere) is kept as GNU Backgammon's import keeps it and listed as a warning; with "
+        "--strict it is an error naming the game, the move and the line.",
     )
     p.add_argument("file", metavar="FILE", help="the .mat file")
+    p.add_argument("--strict", action="store_true", help="refuse what the rules forbid instead of warning")
     p.set_defaults(run=run)
-
-
-def read_text(path: Path) -> str:
-    """The file's text: UTF-8, or Latin-1 (Windows programs' files) when it is not UTF-8."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 def _result(game: Game, names: tuple[str, str]) -> tuple[str, str, str, str]:
@@ -52,11 +46,9 @@ def _result(game: Game, names: tuple[str, str]) -> tuple[str, str, str, str]:
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
-        text = read_text(path)
+        mat = matfile.read(path, strict=args.strict)
     except OSError as exc:
         raise OSError(f"cannot read {args.file}: {exc.strerror or exc}") from None
-    try:
-        mat = matfile.read(text, strict=True)  # the command checks a file: it refuses what the rules forbid
     except MatFileError as exc:
         raise MatFileError(f"{args.file}: {exc}") from None
     match = mat.match
@@ -78,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     out = console()
     out.print(title)
     out.print(table)
+    for warning in mat.warnings:
+        out.print(f"warning: {warning}", markup=False)
     s0, s1 = match.score
     if match.length:  # a match's last game may score past the length: the match ends at it
         s0, s1 = min(s0, match.length), min(s1, match.length)
