@@ -16,6 +16,7 @@ from . import (
     encode,
     matfile,  # noqa: F401 - registers the .mat codec behind Match.from_mat and Match.to_mat
 )
+from .cube import CubeAction, CubeDecision
 from .dice import Dice
 from .errors import (
     IllegalActionError,
@@ -24,6 +25,7 @@ from .errors import (
     InvalidPositionError,
     InvalidSeedError,
     MatFileError,
+    NetworkError,
 )
 from .fair import ProvablyFairDice, verify
 from .game import Game
@@ -56,6 +58,9 @@ __all__ = [
     "Match",
     "InvalidMatchIdError",
     "MatFileError",
+    "NetworkError",
+    "CubeDecision",
+    "CubeAction",
     "Dice",
     "ProvablyFairDice",
     "verify",

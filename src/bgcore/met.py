@@ -74,6 +74,7 @@ __all__ = [
     "MET_NAME",
     "PRE_CRAWFORD",
     "POST_CRAWFORD",
+    "met_arrays",
 ]
 
 #: The file the table is read from, inside the package.
