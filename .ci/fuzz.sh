@@ -3,9 +3,11 @@
 # on any finding: every harness of tests/fuzz/ (atheris, coverage-guided) in turn,
 # two at a time, BGCORE_FUZZ_SECONDS each (default 10: about a minute in all).
 #
-# Usage: bash .ci/fuzz.sh [--keep]
-#   --keep   leave the sanitized build in place (as .ci/sanitize.sh --keep): .ci/run
-#            passes it because its sanitizer suite rebuilds right after.
+# Usage: bash .ci/fuzz.sh [--keep] [--built VENV]
+#   --keep        leave the sanitized build in place (as .ci/sanitize.sh --keep)
+#   --built VENV  fuzz in VENV, which already holds this checkout's sanitized build
+#                 (.ci/run: its sanitizer suite built it just before), adding the fuzz
+#                 extra; no venv and no build of its own
 #
 # The venv is build/ci/fuzz-venv (made here, with the test and fuzz extras). The
 # sanitized build, the preloaded runtimes and the sanitizer options are
@@ -18,14 +20,20 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 keep=()
-if [ "${1:-}" = --keep ]; then keep=(--keep); shift; fi
 venv="$CI_WORK/fuzz-venv"
+if [ "${1:-}" = --keep ]; then keep=(--keep); shift; fi
+if [ "${1:-}" = --built ]; then
+    [ -n "${2:-}" ] || die "--built needs the venv that holds the sanitized build"
+    keep=(--built); venv="$(cd "$2" && pwd)"; shift 2
+fi
 python="${PYTHON:-python3}"
 start=$SECONDS
 
 step "fuzz venv $venv"
-[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --upgrade pip
+if [ "${keep[*]}" != --built ]; then
+    [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --upgrade pip
+fi
 "$venv/bin/python" -m pip install --quiet -r <("$venv/bin/python" "$CI_ROOT/.ci/extra-requirements.py" fuzz) \
     || die "could not install the fuzz extra (atheris)"
 

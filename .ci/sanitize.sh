@@ -2,13 +2,15 @@
 # Rebuild bgcore in an existing venv with GCC's sanitizers, run pytest under them, and
 # fail on any sanitizer report.
 #
-# Usage: bash .ci/sanitize.sh [--keep] [VENV] [-- PYTEST_ARGS...]
+# Usage: bash .ci/sanitize.sh [--keep] [--built] [VENV] [-- PYTEST_ARGS...]
 #   VENV         an existing venv (default: .venv at the repository root); bgcore's
 #                test extra is installed into it if missing
 #   PYTEST_ARGS  what to run (default: the whole suite, pyproject's testpaths)
 #   --keep       leave the sanitized build in VENV (default: rebuild a plain one at the
 #                end, since an instrumented extension cannot even be imported without
 #                the LD_PRELOAD below)
+#   --built      VENV already holds this checkout's sanitized build (a run with --keep
+#                just before, as in .ci/run): skip the build, check and run (implies --keep)
 #   SANITIZE=address,undefined (default) or SANITIZE=thread picks the sanitizers.
 #
 # The build: setup.py turns BGCORE_SANITIZE into -fsanitize=... compile and link flags.
@@ -30,7 +32,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 keep=0
+built=0
 if [ "${1:-}" = --keep ]; then keep=1; shift; fi
+if [ "${1:-}" = --built ]; then built=1; keep=1; shift; fi
 venv="$CI_ROOT/.venv"
 if [ $# -gt 0 ] && [ "$1" != -- ]; then venv="$(cd "$1" && pwd)"; shift; fi
 if [ "${1:-}" = -- ]; then shift; fi
@@ -86,10 +90,12 @@ if [ "$keep" -eq 0 ]; then
     trap restore EXIT
 fi
 
-step "build with -fsanitize=$SANITIZE"
-build_start=$SECONDS
-build "-fsanitize=$SANITIZE"
-echo "built in $((SECONDS - build_start)) s"
+if [ "$built" -eq 0 ]; then
+    step "build with -fsanitize=$SANITIZE"
+    build_start=$SECONDS
+    build "-fsanitize=$SANITIZE"
+    echo "built in $((SECONDS - build_start)) s"
+fi
 
 # Every extension module of the bgcore package (found without importing them).
 mapfile -t extensions < <("$py" - <<'PY'
