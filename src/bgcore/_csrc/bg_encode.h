@@ -36,6 +36,7 @@
 #define BG_ENCODE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #if defined(_MSC_VER)
 #define BG_ENCODE_INLINE static __inline
@@ -52,8 +53,8 @@ enum {
 
 /* Room for any encoding's non-zero inputs with at most 15 checkers a side
    (each side's checkers give at most 15 point units, plus the bars, the
-   checkers off and the turn: 35 at most) and the scratch entry the writer
-   leaves past them. */
+   checkers off and the turn: 35 at most) and the scratch entries the
+   writer leaves past them (up to three). */
 #define BG_ENC_MAX_NONZERO 64
 
 /* The number of inputs of an encoding, 0 for an unknown one. */
@@ -100,22 +101,57 @@ BG_ENCODE_INLINE int bg_enc_put(int dense, int i, float value, uint16_t *idx, fl
     return k + (value != 0.0f);
 }
 
+/* 0, 1, 2, 3 in four uint16_t in memory order, as one 64-bit integer: base
+   times 0x0001000100010001 plus these are inputs base .. base + 3. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BG_ENC_STEPS 0x0000000100020003ULL
+#else
+#define BG_ENC_STEPS 0x0003000200010000ULL
+#endif
+
 /* The four units of a count n (0..15) from inputs base on, by table (0:
    TD-Gammon's, 1: wildbg's).  Counts vary from board to board, so there is
-   no branch on them. */
+   no branch on them.  The sparse form writes the non-zero units in order
+   (the same entries as bg_enc_put of each unit would append) without
+   testing each: TD-Gammon's are the first min(n, 4), wildbg's one unit
+   (n = 1..3) or units 2 and 3 (n > 3).  Entries past the count are scratch. */
 BG_ENCODE_INLINE int bg_enc_units(int dense, int table, int n, int base, uint16_t *idx, float *out, int k) {
+    const float *v = bg_enc_units_table[table][n];
     int u;
-    for (u = 0; u < 4; u++)
-        k = bg_enc_put(dense, base + u, bg_enc_units_table[table][n][u], idx, out, k);
-    return k;
+    if (dense) {
+        for (u = 0; u < 4; u++)
+            out[base + u] = v[u];
+        return k;
+    }
+    if (table == 0) {  /* the four entries in two stores (memcpy: any alignment) */
+        uint64_t four = (uint64_t)(uint16_t)base * 0x0001000100010001ULL + BG_ENC_STEPS;
+        memcpy(idx + k, &four, sizeof four);
+        memcpy(out + k, v, 4 * sizeof(float));
+        return k + (n < 4 ? n : 4);
+    }
+    idx[k] = (uint16_t)(base + (n < 3 ? n - 1 : 2));
+    out[k] = 1.0f;
+    idx[k + 1] = (uint16_t)(base + 3);
+    out[k + 1] = v[3];
+    return k + (n > 0) + (n > 3);
+}
+
+/* The mover's and the opponent's checkers on a slot of count x, by masks
+   rather than a branch (compilers branch on the ternary, and the signs of
+   a board's slots are not predictable). */
+BG_ENCODE_INLINE int bg_enc_mine(int x) {
+    return x & -(x > 0);
+}
+BG_ENCODE_INLINE int bg_enc_theirs(int x) {
+    return -x & -(x < 0);
 }
 
 /* The mover's (side 0) and the opponent's (side 1) checkers on the board. */
 BG_ENCODE_INLINE void bg_enc_on_board(const int8_t *pt, int *mine, int *theirs) {
     int p, m = 0, t = 0;
     for (p = 0; p <= 25; p++) {
-        m += pt[p] > 0 ? pt[p] : 0;
-        t += pt[p] < 0 ? -pt[p] : 0;
+        m += bg_enc_mine(pt[p]);
+        t += bg_enc_theirs(pt[p]);
     }
     *mine = m;
     *theirs = t;
@@ -133,10 +169,10 @@ BG_ENCODE_INLINE int bg_encode(int dense, int encoding, const int8_t *pt, int ch
     switch (encoding) {
     case BG_ENC_TESAURO198:
         for (p = 1; p <= 24; p++)
-            k = bg_enc_units(dense, 0, pt[p] > 0 ? pt[p] : 0, 4 * (p - 1), idx, out, k);
+            k = bg_enc_units(dense, 0, bg_enc_mine(pt[p]), 4 * (p - 1), idx, out, k);
         /* the opponent's point q is the mover's 25 - q: q = 1..24 ascending */
         for (p = 24; p >= 1; p--)
-            k = bg_enc_units(dense, 0, pt[p] < 0 ? -pt[p] : 0, 96 + 4 * (24 - p), idx, out, k);
+            k = bg_enc_units(dense, 0, bg_enc_theirs(pt[p]), 96 + 4 * (24 - p), idx, out, k);
         k = bg_enc_put(dense, 192, (float)pt[25] / 2.0f, idx, out, k);
         k = bg_enc_put(dense, 193, (float)(-pt[0]) / 2.0f, idx, out, k);
         k = bg_enc_put(dense, 194, (float)(checkers - mine) / 15.0f, idx, out, k);
@@ -149,21 +185,21 @@ BG_ENCODE_INLINE int bg_encode(int dense, int encoding, const int8_t *pt, int ch
         k = bg_enc_put(dense, 1, (float)(checkers - theirs), idx, out, k);
         k = bg_enc_units(dense, 1, pt[25], 2, idx, out, k);
         for (p = 1; p <= 24; p++)
-            k = bg_enc_units(dense, 1, pt[p] > 0 ? pt[p] : 0, 2 + 4 * p, idx, out, k);
+            k = bg_enc_units(dense, 1, bg_enc_mine(pt[p]), 2 + 4 * p, idx, out, k);
         k = bg_enc_units(dense, 1, -pt[0], 102, idx, out, k);
         for (p = 1; p <= 24; p++)
-            k = bg_enc_units(dense, 1, pt[p] < 0 ? -pt[p] : 0, 102 + 4 * p, idx, out, k);
+            k = bg_enc_units(dense, 1, bg_enc_theirs(pt[p]), 102 + 4 * p, idx, out, k);
         return k;
     case BG_ENC_WILDBG_RACE:
         k = bg_enc_put(dense, 0, (float)(checkers - mine), idx, out, k);
         k = bg_enc_put(dense, 1, (float)(checkers - theirs), idx, out, k);
         for (p = 1; p <= 23; p++) {
             n = pt[p];
-            k = bg_enc_units(dense, 1, n > 0 ? n : 0, 4 * p - 2, idx, out, k);
+            k = bg_enc_units(dense, 1, bg_enc_mine(n), 4 * p - 2, idx, out, k);
         }
         for (p = 2; p <= 24; p++) {
             n = pt[p];
-            k = bg_enc_units(dense, 1, n < 0 ? -n : 0, 86 + 4 * p, idx, out, k);
+            k = bg_enc_units(dense, 1, bg_enc_theirs(n), 86 + 4 * p, idx, out, k);
         }
         return k;
     default:
