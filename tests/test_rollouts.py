@@ -11,7 +11,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from bgcore import Game, IllegalActionError, Position, rollout
+from bgcore import Game, IllegalActionError, Position, nn, rollout
 from bgcore.acey import AceyDeuceyPosition
 from bgcore.rollouts import BLOCK, RolloutResult
 from refused import refused
@@ -130,6 +130,30 @@ def test_executors_give_the_same_bits() -> None:
         assert rollout(start, games=games, policy="race", seed=3, executor=pool) == base
     with ProcessPoolExecutor(2, mp_context=SPAWN) as pool:
         assert rollout(start, games=games, policy="race", seed=3, executor=pool) == base
+
+
+def small_net(seed: int = 0) -> nn.Network:
+    """A 198-16-5 sigmoid network with random weights."""
+    rng = np.random.default_rng(seed)
+    layers = [(rng.normal(0, 0.3, (198, 16)), rng.normal(0, 0.3, 16)), (rng.normal(0, 0.3, (16, 5)), np.zeros(5))]
+    return nn.Network(layers, ["sigmoid"], encoding="tesauro198", output="sigmoid")
+
+
+@pytest.mark.parametrize("policy", ["wildbg", small_net()], ids=["wildbg", "198-16-5"])
+def test_a_network_rollout_is_the_same_whatever_the_threads_lanes_and_executors(policy: object) -> None:
+    """Networks run on every native thread, each with its own scratch: the
+    games do not depend on the threads, the lanes or the process."""
+    start = Position.from_position_id("4HPwATDgc/ABMA")
+    games = BLOCK + 61
+    base = rollout(start, games=games, policy=policy, seed=7)  # type: ignore[arg-type]
+    for threads, in_flight in ((2, 256), (1, 1), (3, 5), (2, 1000)):
+        again = rollout(start, games=games, policy=policy, seed=7, threads=threads, in_flight=in_flight)  # type: ignore[arg-type]
+        assert again == base
+    with ThreadPoolExecutor(2) as pool:
+        assert rollout(start, games=games, policy=policy, seed=7, threads=2, executor=pool) == base  # type: ignore[arg-type]
+    with ProcessPoolExecutor(2, mp_context=SPAWN) as pool:  # the network pickles to the workers
+        assert rollout(start, games=games, policy=policy, seed=7, executor=pool) == base  # type: ignore[arg-type]
+    assert rollout(start, games=games, policy=policy, seed=8) != base  # type: ignore[arg-type]
 
 
 def numpy_race(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -39,3 +39,13 @@ def test_truncated_rollouts_with_an_evaluator_on_a_cluster(client) -> None:
     start = Position.initial()
     kwargs = dict(games=BLOCK + 5, seed=2, truncate=4, evaluator=constant((0.6, 0.2, 0.01, 0.1, 0.0)))
     assert rollout(start, executor=client, **kwargs) == rollout(start, threads=2, **kwargs)
+
+
+@pytest.mark.slow
+def test_a_network_rollout_on_a_cluster_equals_the_local_one(client) -> None:
+    from test_rollouts import small_net
+
+    start = Position.from_position_id("4HPwATDgc/ABMA")
+    for policy in (small_net(3), "wildbg"):  # a Network pickles; a name loads the net on each worker
+        kwargs = dict(games=2 * BLOCK + 50, policy=policy, seed=4, truncate=9, evaluator="wildbg")
+        assert rollout(start, executor=client, **kwargs) == rollout(start, threads=2, **kwargs)

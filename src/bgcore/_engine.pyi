@@ -2,8 +2,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .nn import NativeEvaluator
+
 POLICIES: tuple[str, ...]
 BLOCK: int
+
+_EnginePolicy = str | NativeEvaluator | Callable[[np.ndarray, np.ndarray], object]
 
 def play_games(
     start: bytes,
@@ -11,10 +15,10 @@ def play_games(
     seed: int,
     first: int,
     count: int,
-    policies: tuple[str | Callable[[np.ndarray, np.ndarray], object], str | Callable[[np.ndarray, np.ndarray], object]],
+    policies: tuple[_EnginePolicy, _EnginePolicy],
     *,
     truncate: int = -1,
-    evaluator: Callable[[np.ndarray], object] | None = None,
+    evaluator: NativeEvaluator | Callable[[np.ndarray], object] | None = None,
     stratify: bool = False,
     opening: bool = False,
     duel: bool = False,

@@ -5,11 +5,17 @@ thread, behind ``bgcore.rollout``, ``bgcore.selfplay.play`` and ``bgcore.duel``.
 Each thread keeps ``lanes`` games in flight.  A step plays one ply of every
 lane: it rolls, generates the children (``bg_generate_boards``) and chooses
 one.  A built-in policy scores the children in C as soon as they are
-generated; a Python policy is called once per step with the children of every
-lane waiting for it, so that one numpy (or torch) call scores thousands of
+generated; a network (``bgcore.nn.Network`` or ``Composite``) evaluates them
+in C too, seen by the opponent (``bg_flip``), in one batch per lane, and the
+lane plays the child whose cubeless equity is lowest for the opponent; a
+Python policy is called once per step with the children of every lane
+waiting for it, so that one numpy (or torch) call scores thousands of
 candidates.  A finished game writes its outcome and its lane claims the next
-game.  Games truncated after ``truncate`` plies wait for one call of the
-evaluator per step.
+game.  Games truncated after ``truncate`` plies are scored by the evaluator:
+a network in C, a Python evaluator in one call per step.  Nothing in a
+native step allocates or touches a Python object: each worker's buffers
+(the children, a network's outputs and scratch) are allocated when the job
+starts.
 
 A game's course depends only on the seed, its index and the policies, never
 on the thread count, the lanes or the process that plays it: its rolls come
@@ -32,6 +38,7 @@ from bgcore.movegen cimport (bg_board, bg_movegen, bg_movegen_new, bg_movegen_fr
                              bg_generate_boards, BG_MAX_RESULTS)
 from bgcore.dice cimport bg_dice, bg_dice_seed, bg_dice_roll, bg_dice_below
 from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_submit, bg_pool_wait
+from bgcore._nn cimport bg_nn, native_nets, nn_eval, nn_scratch_bytes
 
 import numpy as np
 
@@ -45,13 +52,14 @@ cdef extern from "bg_platform.h":
     void bg_flag_set(volatile int *p) noexcept nogil
 
 cdef enum:
-    # Policy kinds: built-in ones, then the two Python callables a duel may
-    # set against each other.
+    # Policy kinds: built-in ones, a network (the player's own nets in the
+    # job), then the two Python callables a duel may set against each other.
     RANDOM = 0
     PUBEVAL = 1
     RACE = 2
-    CALLABLE_A = 3
-    CALLABLE_B = 4
+    NETWORK = 3
+    CALLABLE_A = 4
+    CALLABLE_B = 5
     STRATA = 1296          # the first two rolls: 36 x 36 strata per block
     MAX_THREADS = 64
 
@@ -80,6 +88,10 @@ ctypedef struct bg_job:
     int checkers
     uint64_t seed
     int policy[2]          # kind of player 0 (on roll at the start) and player 1
+    const bg_nn *contact[2]  # a NETWORK player's nets (race: NULL or the contact net for one net)
+    const bg_nn *race[2]
+    const bg_nn *eval_contact  # a native truncation evaluator's nets (NULL: a Python one)
+    const bg_nn *eval_race
     int truncate           # plies, or -1
     int stratify, opening, duel, record
     int64_t first, end     # games [first, end)
@@ -111,7 +123,9 @@ ctypedef struct bg_worker:
     int64_t *rec_game
     int32_t *rec_ply
     int64_t nrec, rec_cap
-    int oom
+    float *out5            # cap: a network's five outputs per board
+    void *nn_scratch       # a network call's scratch (NULL without networks)
+    int oom, bad_net
     char apart[64]         # keeps the next worker's hot fields off this one's last cache line
 
 
@@ -256,8 +270,37 @@ cdef inline float _score(int kind, const bg_board *b, int checkers) noexcept nog
     return bg_race_score(b.pt, checkers)
 
 
+cdef inline double _equity(const float *p) noexcept nogil:
+    """Cubeless money equity of five outputs, in double, in the order
+    ``bgcore.policy.Greedy`` computes it with numpy (the same bits)."""
+    return ((((2.0 * <double>p[0] - 1.0) + <double>p[1]) - <double>p[3]) + <double>p[2]) - <double>p[4]
+
+
+cdef int _net_choice(bg_worker *w, const bg_lane *L, int n) noexcept nogil:
+    """The child (of n in w.scratch) that leaves L's opponent the lowest
+    equity by the mover's nets, the first of equal ones; -1 for a net that
+    refuses to evaluate.  The children are flipped to the opponent's view to
+    be evaluated in one batch, the chosen one flipped back."""
+    cdef bg_job *job = w.job
+    cdef int which = (L.ply & 1) ^ L.swap
+    cdef int k, best = 0
+    cdef double e, low = 0.0
+    for k in range(n):
+        bg_flip(&w.scratch[k], &w.scratch[k])
+    if nn_eval(job.contact[which], job.race[which], <const int8_t *>w.scratch, n, job.checkers, w.out5,
+               w.nn_scratch) < 0:
+        return -1
+    for k in range(n):
+        e = _equity(&w.out5[5 * k])
+        if k == 0 or e < low:
+            low = e
+            best = k
+    bg_flip(&w.scratch[best], &w.scratch[best])
+    return best
+
+
 cdef int _native_ply(bg_worker *w, bg_lane *L, int kind) noexcept nogil:
-    """One ply of L with a built-in policy; -1 on failure."""
+    """One ply of L with a policy run in C; -1 on failure (-2: a network's)."""
     cdef bg_job *job = w.job
     cdef int d1, d2, n, k, best = 0
     cdef float s, top
@@ -270,6 +313,10 @@ cdef int _native_ply(bg_worker *w, bg_lane *L, int kind) noexcept nogil:
     if n > 1:
         if kind == RANDOM:
             best = bg_dice_below(&L.choice, n)
+        elif kind == NETWORK:
+            best = _net_choice(w, L, n)
+            if best < 0:
+                return -2
         else:
             top = _score(kind, &w.scratch[0], job.checkers)
             for k in range(1, n):
@@ -355,21 +402,37 @@ cdef int _python_pass(bg_worker *w, int kind) noexcept nogil:
     return _flush(w, kind - CALLABLE_A, npending, nch)
 
 
+cdef void _finish_truncated(bg_worker *w, bg_lane *L, const double *p) noexcept nogil:
+    """Finish L's truncated game with the evaluator's outputs p (its player on roll's view)."""
+    cdef double y[5]
+    cdef int k
+    if L.ply & 1:  # the evaluator speaks for player 1
+        y[0] = 1.0 - p[0]
+        y[1] = p[3]
+        y[2] = p[4]
+        y[3] = p[1]
+        y[4] = p[2]
+    else:
+        for k in range(5):
+            y[k] = p[k]
+    L.waiting = 0
+    _finish(w, L, y, L.ply)
+
+
 cdef int _call_evaluator(bg_worker *w, int n) noexcept:
     """Score the n truncated games gathered in the buffer and finish them;
     -1 on failure (the exception is kept for the caller).  GIL held."""
     cdef bg_job *job = w.job
     cdef const double[:, ::1] p
-    cdef double y[5]
-    cdef bg_lane *L
-    cdef int i, k
+    cdef int i
     try:
         boards = np.frombuffer(PyBytes_FromStringAndSize(<char *>w.children, 26 * n),
                                dtype=np.int8).reshape(n, 26)
         arr = np.asarray((<object>job.evaluator)(boards), dtype=np.float64)
         if arr.shape != (n, 5):
             raise ValueError(f"an evaluator must return shape ({n}, 5), not {arr.shape}")
-        if not (np.isfinite(arr).all() and (arr >= 0).all() and (arr <= 1).all()):
+        # (float32's rounding may stray from [0, 1]: a softmax's sum of three outcomes can be 1 + 2**-23)
+        if not (np.isfinite(arr).all() and (arr >= -1e-6).all() and (arr <= 1 + 1e-6).all()):
             raise ValueError("an evaluator must return probabilities in [0, 1]")
         p = np.ascontiguousarray(arr)
     except BaseException as exc:
@@ -377,35 +440,55 @@ cdef int _call_evaluator(bg_worker *w, int n) noexcept:
         bg_flag_set(&job.failed)
         return -1
     for i in range(n):
-        L = &w.lanes[w.pending[i]]
-        if L.ply & 1:  # the evaluator speaks for player 1
-            y[0] = 1.0 - p[i, 0]
-            y[1] = p[i, 3]
-            y[2] = p[i, 4]
-            y[3] = p[i, 1]
-            y[4] = p[i, 2]
-        else:
-            for k in range(5):
-                y[k] = p[i, k]
-        L.waiting = 0
-        _finish(w, L, y, L.ply)
+        _finish_truncated(w, &w.lanes[w.pending[i]], &p[i, 0])
     return 0
 
 
+cdef int _native_evaluate(bg_worker *w, int n) noexcept nogil:
+    """Score the n truncated games gathered in the buffer with the job's
+    nets and finish them; -1 for a net that refuses to evaluate."""
+    cdef bg_job *job = w.job
+    cdef double p[5]
+    cdef int i, k
+    if nn_eval(job.eval_contact, job.eval_race, <const int8_t *>w.children, n, job.checkers, w.out5,
+               w.nn_scratch) < 0:
+        return -1
+    for i in range(n):
+        for k in range(5):
+            p[k] = w.out5[5 * i + k]  # float to double, exactly as numpy converts them
+        _finish_truncated(w, &w.lanes[w.pending[i]], p)
+    return 0
+
+
+cdef int _flush_truncated(bg_worker *w, int n) noexcept nogil:
+    if n == 0:
+        return 0
+    if w.job.eval_contact != NULL:
+        if _native_evaluate(w, n) < 0:
+            w.bad_net = 1
+            bg_flag_set(&w.job.failed)
+            return -1
+        return 0
+    with gil:
+        return _call_evaluator(w, n)
+
+
 cdef int _evaluate(bg_worker *w) noexcept nogil:
-    """Score every truncated game with the evaluator (one call) and finish it."""
+    """Score every truncated game with the evaluator (in batches as large
+    as the buffer: one call of a Python evaluator) and finish it."""
     cdef int i, n = 0
     cdef bg_lane *L
     for i in range(w.nlanes):
         L = &w.lanes[i]
         if L.game >= 0 and L.waiting:
+            if n == w.cap:
+                if _flush_truncated(w, n) < 0:
+                    return -1
+                n = 0
             memcpy(w.children[n].pt, L.board.pt, 26)
             w.pending[n] = i
             n += 1
-    if n == 0:
-        return 0
-    with gil:
-        return _call_evaluator(w, n)
+    return _flush_truncated(w, n)
 
 
 cdef void _work(void *arg) noexcept nogil:
@@ -414,7 +497,7 @@ cdef void _work(void *arg) noexcept nogil:
     cdef bg_job *job = w.job
     cdef bint python_a = job.policy[0] == CALLABLE_A or job.policy[1] == CALLABLE_A
     cdef bint python_b = job.policy[0] == CALLABLE_B or job.policy[1] == CALLABLE_B
-    cdef int i, kind
+    cdef int i, kind, rc
     cdef bg_lane *L
     for i in range(w.nlanes):
         _start(w, &w.lanes[i])
@@ -424,10 +507,15 @@ cdef void _work(void *arg) noexcept nogil:
             if L.game < 0 or L.waiting:
                 continue
             kind = _kind(job, L)
-            if kind < CALLABLE_A and _native_ply(w, L, kind) < 0:
-                w.oom = 1
-                bg_flag_set(&job.failed)
-                return
+            if kind < CALLABLE_A:
+                rc = _native_ply(w, L, kind)
+                if rc < 0:
+                    if rc == -2:
+                        w.bad_net = 1
+                    else:
+                        w.oom = 1
+                    bg_flag_set(&job.failed)
+                    return
         if python_a and _python_pass(w, CALLABLE_A) < 0:
             return
         if python_b and _python_pass(w, CALLABLE_B) < 0:
@@ -436,7 +524,7 @@ cdef void _work(void *arg) noexcept nogil:
             return
 
 
-cdef int _worker_init(bg_worker *w, bg_job *job, int lanes, bint python) noexcept nogil:
+cdef int _worker_init(bg_worker *w, bg_job *job, int lanes, bint python, size_t nn_bytes) noexcept nogil:
     w.job = job
     w.nlanes = lanes
     w.perm_block = -1
@@ -452,6 +540,11 @@ cdef int _worker_init(bg_worker *w, bg_job *job, int lanes, bint python) noexcep
     if w.g == NULL or w.lanes == NULL or w.scratch == NULL or w.children == NULL or w.scores == NULL \
             or w.pending == NULL:
         return -1
+    if nn_bytes:  # a network's outputs for any batch the worker evaluates, and its scratch
+        w.out5 = <float *>malloc(w.cap * 5 * sizeof(float))
+        w.nn_scratch = malloc(nn_bytes)
+        if w.out5 == NULL or w.nn_scratch == NULL:
+            return -1
     return 0
 
 
@@ -462,14 +555,19 @@ cdef void _worker_free(bg_worker *w) noexcept nogil:
     free(w.children)
     free(w.scores)
     free(w.pending)
+    free(w.out5)
+    free(w.nn_scratch)
     free(w.rec_boards)
     free(w.rec_game)
     free(w.rec_ply)
 
 
-cdef int _kind_of(object policy, list callables) except -1:
+cdef int _kind_of(object policy, list callables, const bg_nn **contact, const bg_nn **race) except -1:
+    """The kind of a player's policy; a network's nets into *contact and *race."""
     if isinstance(policy, str):
         return POLICIES.index(policy)
+    if native_nets(policy, contact, race):
+        return NETWORK
     for i, c in enumerate(callables):
         if c is policy:
             return CALLABLE_A + i
@@ -487,9 +585,12 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
     a truncated game), the plies played, and with ``record`` the positions met
     ``(boards, game, ply)`` in no particular order (else None).
 
-    ``policies``: player 0's and player 1's, each a name of ``POLICIES`` or a
-    callable; in a duel, odd games swap them.  The caller has checked every
-    argument: this is the engine's raw entry point.
+    ``policies``: player 0's and player 1's, each a name of ``POLICIES``, a
+    network (``bgcore.nn.Network`` or ``Composite``: it plays the child that
+    leaves the opponent the lowest cubeless equity, run in C) or a callable
+    ``policy(children, offsets)``; in a duel, odd games swap them.
+    ``evaluator``: a network (run in C) or a Python callable.  The caller has
+    checked every argument: this is the engine's raw entry point.
     """
     cdef bg_job job
     cdef bg_worker *workers
@@ -501,13 +602,20 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
     cdef double[:, ::1] y
     cdef int32_t[::1] plies
     cdef int64_t total = 0, at
+    cdef size_t nn_bytes = 0
     if len(start) != 26 or not 1 <= threads <= MAX_THREADS or lanes < 1 or count < 0:
         raise ValueError("play_games: bad arguments")
     job.start = (<bg_board *><char *>start)[0]
     job.checkers = checkers
     job.seed = seed
+    job.eval_contact = job.eval_race = NULL
     for i in range(2):
-        job.policy[i] = _kind_of(policies[i], callables)
+        job.contact[i] = job.race[i] = NULL
+        job.policy[i] = _kind_of(policies[i], callables, &job.contact[i], &job.race[i])
+        if job.policy[i] == NETWORK:
+            nn_bytes = max(nn_bytes, nn_scratch_bytes(job.contact[i], job.race[i]))
+    if evaluator is not None and native_nets(evaluator, &job.eval_contact, &job.eval_race):
+        nn_bytes = max(nn_bytes, nn_scratch_bytes(job.eval_contact, job.eval_race))
     job.truncate = truncate
     job.stratify = stratify
     job.opening = opening
@@ -530,7 +638,7 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
     plies = plies_arr
     job.y = &y[0, 0] if count else NULL
     job.plies = &plies[0] if count else NULL
-    python = bool(callables) or truncate >= 0
+    python = bool(callables) or (truncate >= 0 and job.eval_contact == NULL)
     nthreads = <int>min(threads, max(count, 1))
     nlanes = <int>min(lanes, max((count + nthreads - 1) // nthreads, 1))
     job.lock = PyThread_allocate_lock()
@@ -539,7 +647,7 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
         if job.lock == NULL or workers == NULL:
             raise MemoryError()
         for i in range(nthreads):
-            if _worker_init(&workers[i], &job, nlanes, python) < 0:
+            if _worker_init(&workers[i], &job, nlanes, python, nn_bytes) < 0:
                 raise MemoryError()
         for i in range(1, nthreads):
             pool[i] = bg_pool_take()
@@ -558,6 +666,8 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
         for i in range(nthreads):
             if workers[i].oom:
                 raise MemoryError("the game engine ran out of memory")
+            if workers[i].bad_net:
+                raise ValueError("a network refused to evaluate: it is inconsistent")
         if job.next < job.end:  # a forked child whose pool threads never ran
             raise RuntimeError("the game engine left games unplayed")
         records = None

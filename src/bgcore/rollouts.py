@@ -46,7 +46,16 @@ import bgcore._engine as _engine
 
 from .acey import AceyDeuceyPosition
 from .errors import IllegalActionError
-from .policy import Evaluator, Policy, check_evaluator, check_int, check_policy
+from .policy import (
+    Evaluator,
+    Policy,
+    check_evaluator,
+    check_int,
+    check_policy,
+    evaluator_for_engine,
+    for_engine,
+    policy_name,
+)
 from .position import Position
 
 if TYPE_CHECKING:
@@ -231,18 +240,6 @@ def interval95(estimate: float, stderr: float) -> tuple[float, float]:
     return estimate - _Z95 * stderr, estimate + _Z95 * stderr
 
 
-def policy_name(policy: Policy) -> str:
-    """A policy's name, for results: a built-in one's name, a callable's ``__name__``
-    (or its type's name when it has none).
-
-    >>> policy_name("pubeval"), policy_name(len)
-    ('pubeval', 'len')
-    """
-    if isinstance(policy, str):
-        return policy
-    return str(getattr(policy, "__name__", None) or type(policy).__name__)
-
-
 @dataclass(frozen=True)
 class _Spec:
     """What every task of a rollout needs (picklable, for executors)."""
@@ -252,7 +249,7 @@ class _Spec:
     seed: int
     policy: Policy
     truncate: int
-    evaluator: Evaluator | None
+    evaluator: Evaluator | str | None
     stratify: bool
     in_flight: int
     threads: int
@@ -287,15 +284,16 @@ def _play(spec: _Spec, first: int, count: int) -> _Stats:
     """Games first .. first + count - 1 of a rollout, as block statistics."""
     if spec.acey_deucey:
         return _block_stats(_acey_games(spec, first, count), first, spec.seed, spec.stratify)
+    policy = for_engine(spec.policy, spec.checkers)
     y, _, _ = _engine.play_games(
         spec.board,
         spec.checkers,
         spec.seed,
         first,
         count,
-        (spec.policy, spec.policy),
+        (policy, policy),
         truncate=spec.truncate,
-        evaluator=spec.evaluator,
+        evaluator=evaluator_for_engine(spec.evaluator, spec.checkers),
         stratify=spec.stratify,
         lanes=spec.in_flight,
         threads=spec.threads,
@@ -332,7 +330,7 @@ def rollout(
     policy: Policy = "pubeval",
     seed: int = 0,
     truncate: int | None = None,
-    evaluator: Evaluator | None = None,
+    evaluator: Evaluator | str | None = None,
     stratify: bool = True,
     threads: int = 1,
     executor: Executor | Any | None = None,

@@ -28,9 +28,9 @@ import numpy as np
 
 import bgcore._engine as _engine
 
-from .policy import Policy, check_int, check_policy
+from .policy import Policy, check_int, check_policy, for_engine, policy_name
 from .position import Position
-from .rollouts import MAX_GAMES, at_most, interval95, policy_name
+from .rollouts import MAX_GAMES, at_most, interval95
 
 __all__ = ["play", "SelfPlay", "duel", "DuelResult", "selfplay_positions", "heuristic_score"]
 
@@ -87,14 +87,14 @@ def play(
     seed = check_int(seed, "seed", 0, _MAX_SEED)
     threads = check_int(threads, "threads", 1, 64)
     position, opening = _start(start)
-    policy = check_policy(policy)
+    engine = for_engine(check_policy(policy), position.checkers)
     y, _, records = _engine.play_games(
         position.to_array().tobytes(),
         position.checkers,
         seed,
         0,
         games,
-        (policy, policy),
+        (engine, engine),
         opening=opening,
         record=True,
         threads=threads,
@@ -184,7 +184,7 @@ def duel(
         seed,
         0,
         games,
-        policies,
+        (for_engine(policies[0], position.checkers), for_engine(policies[1], position.checkers)),
         opening=opening,
         duel=True,
         threads=threads,

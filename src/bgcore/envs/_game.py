@@ -7,7 +7,6 @@ vector environment at once, and a single environment passes one row.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,7 +15,7 @@ import numpy.typing as npt
 from .. import batch, encode
 from ..dice import Dice
 from ..movegen import MAX_RESULTS
-from ..policy import Policy, check_policy
+from ..policy import Policy, check_policy, scores
 from ..position import Position
 from ..rules import CHECKERS
 
@@ -79,7 +78,7 @@ def choose_one(policy: Policy, children: np.ndarray, rng: np.random.Generator) -
         return 0
     if isinstance(policy, str) and policy == "random":
         return int(rng.integers(0, len(children)))
-    return int(np.argmax(_scores(policy, children, np.array([0, len(children)], dtype=np.int64))))
+    return int(np.argmax(scores(policy, children, np.array([0, len(children)], dtype=np.int64))))
 
 
 def choose(policy: Policy, children: np.ndarray, offsets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -95,28 +94,14 @@ def choose(policy: Policy, children: np.ndarray, offsets: np.ndarray, rng: np.ra
     if isinstance(policy, str) and policy == "random":
         picks: np.ndarray = starts + (rng.random(len(counts)) * counts).astype(np.int64)
         return picks
-    scores = _scores(policy, children, offsets)
-    is_best = scores == np.repeat(np.maximum.reduceat(scores, starts), counts)
+    score = scores(policy, children, offsets)
+    is_best = score == np.repeat(np.maximum.reduceat(score, starts), counts)
     rows: np.ndarray = np.flatnonzero(is_best)
     if len(rows) == len(counts):  # one best child per board (each has at least one): the usual case
         return rows
-    rows = np.where(is_best, np.arange(len(scores)), len(scores))
+    rows = np.where(is_best, np.arange(len(score)), len(score))
     first: np.ndarray = np.minimum.reduceat(rows, starts)
     return first
-
-
-def _scores(policy: Policy, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    if isinstance(policy, str):
-        if policy == "pubeval":
-            return encode.pubeval(children)
-        return encode.race_score(children)
-    call: Callable[[np.ndarray, np.ndarray], object] = policy
-    scores = np.asarray(call(children, offsets), dtype=np.float64)
-    if scores.shape != (len(children),):
-        raise ValueError(f"a policy must return one score per child, shape ({len(children)},), not {scores.shape}")
-    if not np.isfinite(scores).all():
-        raise ValueError("a policy returned a score that is NaN or infinite")
-    return scores
 
 
 def seeded_dice(seed: int | None, dice: Dice | None, rng: np.random.Generator) -> Dice:

@@ -43,7 +43,10 @@ class BackgammonEnv(gym.Env[npt.NDArray[Any], np.int64]):
     ``bgcore/Backgammon-v0`` (``gymnasium.make("bgcore/Backgammon-v0")``).
 
     - ``opponent``: a policy as :mod:`bgcore.policy` defines them:
-      ``"random"``, ``"pubeval"``, ``"race"`` or ``policy(children, offsets)
+      ``"random"``, ``"pubeval"``, ``"race"``, ``"wildbg"`` (wildbg's
+      networks, greedy one ply deep), an evaluator (a
+      :class:`bgcore.nn.Network`, ``bgcore.nets.wildbg()``,
+      ``bgcore.policy.greedy(evaluator)``) or ``policy(children, offsets)
       -> scores``, called with the opponent's candidate results of the roll.
     - ``observation``: ``"tesauro"`` (TD-Gammon's 198 inputs, float32,
       :func:`bgcore.encode.tesauro198`) or ``"board"`` (the 26 counts,

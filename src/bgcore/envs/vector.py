@@ -31,7 +31,8 @@ class BackgammonVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt
     :func:`bgcore.batch.generate` call gives every game's legal moves (``threads``
     native threads share it), the opponent's replies are chosen in one policy
     call over all their candidates (a built-in policy scores them with
-    :func:`bgcore.encode.pubeval` or :func:`~bgcore.encode.race_score` in C, a
+    :func:`bgcore.encode.pubeval` or :func:`~bgcore.encode.race_score` in C, an
+    evaluator rates them all from the opponent's side in one call, a
     callable gets them all with their offsets), the observations are encoded
     in one :func:`bgcore.encode.tesauro198` call, and the rolls come from one
     stream of :class:`bgcore.Dice` (``reset(seed=s)``: ``Dice(s)``, drawn in
