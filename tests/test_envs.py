@@ -517,3 +517,61 @@ def test_vector_callable_opponent_matches_the_built_in() -> None:
         return out
 
     assert run(pubeval_callable) == run("pubeval")
+
+
+# --- evaluators as opponents ---------------------------------------------------------
+
+
+def test_an_evaluator_opponent_plays_its_lowest_equity_for_the_agent() -> None:
+    """The opponent's reply by an evaluator is the result whose equity for
+    the agent (now on roll) the evaluator rates lowest, from the Position API."""
+    from bgcore import batch, nets, selfplay
+
+    wildbg = nets.wildbg()
+    positions = selfplay.selfplay_positions(12, seed=4, policy="heuristic")
+    boards = np.stack([p.to_array() for p in positions])
+    dice = np.array([ROLLS[i % len(ROLLS)] for i in range(len(boards))], dtype=np.uint8)
+    children, offsets = batch.generate(boards, dice)
+    chosen = _game.choose("wildbg", children, offsets, np.random.default_rng(0))
+    for i, position in enumerate(positions):
+        results = list(position.legal_moves(tuple(int(d) for d in dice[i])).positions())  # the agent's view
+        p = wildbg.evaluate(results).astype(np.float64)
+        equity = 2 * p[:, 0] - 1 + (p[:, 1] - p[:, 3]) + (p[:, 2] - p[:, 4])
+        for k, after in enumerate(results):
+            if after.is_game_over():  # the opponent bore off: the agent lost
+                equity[k] = -float(after.result().outcome)  # type: ignore[union-attr]
+        assert chosen[i] - offsets[i] == int(np.argmin(equity))
+
+
+def test_network_opponents_by_name_object_and_greedy_play_alike() -> None:
+    from bgcore import nets
+    from bgcore.policy import greedy
+
+    def trace(opponent: object) -> list[bytes]:
+        env = BackgammonEnv(opponent)  # type: ignore[arg-type]
+        rng = np.random.default_rng(1)
+        obs, info = env.reset(seed=3)
+        out = [obs.tobytes()]
+        for _ in range(60):
+            obs, _, terminated, _, info = env.step(random_action(info, rng))
+            out.append(obs.tobytes())
+            if terminated:
+                obs, info = env.reset()
+        return out
+
+    wildbg = nets.wildbg()
+    base = trace("wildbg")
+    assert trace(wildbg) == base and trace(greedy(lambda b: wildbg(b))) == base
+    assert trace("pubeval") != base
+
+    def run(opponent: object) -> list[bytes]:
+        env = BackgammonVectorEnv(8, opponent)  # type: ignore[arg-type]
+        rng = np.random.default_rng(0)
+        obs, info = env.reset(seed=12)
+        out = [obs.tobytes()]
+        for _ in range(30):
+            obs, rewards, *_rest, info = env.step((rng.random(8) * info["num_moves"]).astype(np.int64))
+            out += [obs.tobytes(), rewards.tobytes()]
+        return out
+
+    assert run("wildbg") == run(wildbg)
