@@ -551,3 +551,60 @@ def test_show_a_pending_beaver(capsys: pytest.CaptureFixture[str]) -> None:
         "Money game (beavers)",
         "gnubg ID: sGfwATDgc/ABMA:QRkAAAAAAAAE",
     ]
+
+
+# --- networks as policies ----------------------------------------------------------------
+
+
+def tiny_network_file(folder: Path) -> Path:
+    """A 198-8-5 network with random weights, saved where the command line reads it."""
+    import numpy as np
+
+    from bgcore import nn
+
+    rng = np.random.default_rng(3)
+    layers = [(rng.normal(0, 0.3, (198, 8)), rng.normal(0, 0.3, 8)), (rng.normal(0, 0.3, (8, 5)), np.zeros(5))]
+    path = folder / "tiny.npz"
+    nn.Network(layers, ["sigmoid"], encoding="tesauro198", output="sigmoid").save(path)
+    return path
+
+
+def test_moves_ranked_by_wildbg_and_by_a_network_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "moves", START, "31", "--policy", "wildbg")
+    assert code == 0 and out.startswith("3-1: 16 legal plays, best first by wildbg\n") and "wildbg equity" in out
+    rows = re.findall(r"^│\s+(\d+) │ (\S.*?)\s+│\s+(-?\d+\.\d{3}) │$", out, re.MULTILINE)
+    assert rows[0][1] == "8/5 6/5" and len(rows) == 16
+    equities = [float(r[2]) for r in rows]
+    assert equities == sorted(equities, reverse=True) and -1 < equities[-1] < equities[0] < 1
+    path = str(tiny_network_file(tmp_path))
+    code, out, _ = run(capsys, "moves", START, "65", "--policy", path)
+    assert code == 0 and "best first by tiny.npz" in out and "tiny.npz equity" in out
+
+
+def test_rollout_with_wildbg_and_a_network_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from bgcore import nn, rollout
+
+    code, out, _ = run(capsys, "rollout", START, "--games", "100", "--policy", "wildbg", "--seed", "2")
+    assert code == 0 and "wildbg for both sides, seed 2" in out
+    path = tiny_network_file(tmp_path)
+    code, out, _ = run(capsys, "rollout", START, "--games", "300", "--policy", str(path), "--seed", "2")
+    assert code == 0 and "tiny.npz for both sides" in out
+    expected = rollout(Position.initial(), games=300, policy=nn.Network.load(path), seed=2)
+    assert re.search(rf"cubeless equity \(money\)\s+│\s+{expected.equity:+.4f} │", out)
+
+
+def test_network_policy_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert_error(run(capsys, "rollout", START, "--policy", str(tmp_path / "none.npz")), 1, "none.npz")
+    (tmp_path / "bad.npz").write_bytes(b"not a zip file")
+    assert_error(run(capsys, "moves", START, "31", "--policy", str(tmp_path / "bad.npz")), 1, "error: ")
+    assert_error(run(capsys, "rollout", START, "--policy", "gnubg"), 2, "or a network's .npz file")
+    assert_error(run(capsys, "play", "--variant", "acey-deucey", "--policy", "wildbg"), 2, "random or race policy")
+
+
+def test_play_against_wildbg(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, out, _ = run(capsys, "play", "--seed", "0", "--policy", "wildbg")
+    assert code == 0 and "bgcore play: you (X) against wildbg (O), seed 0, game 1" in out
+    # the computer's opening 5-3 is wildbg's best
+    best = rank_moves(Position.initial(), (5, 3), "wildbg")[0][0]
+    assert f"the computer plays 5-3.\nThe computer played {best}" in out

@@ -1,4 +1,4 @@
-"""Reading the command line's positions and dice, and ranking moves by a policy.
+"""Reading the command line's positions, dice and policies, and ranking moves by a policy.
 
 A position is given as one argument in any of four forms, told apart by their shape:
 
@@ -15,21 +15,34 @@ True
 ('XGID', 2, (5, 2), (4, 2))
 >>> read_dice(["3-1"]), read_dice(["31"]), read_dice(["3", "1"]), read_dice(["3 1"])
 ((3, 1), (3, 1), (3, 1), (3, 1))
+
+A policy (``--policy``) is a name of :data:`POLICY_NAMES` or the path of a
+network saved by :meth:`bgcore.nn.Network.save` (a ``.npz`` file):
+
+>>> policy_argument("wildbg"), load_policy("pubeval")
+('wildbg', 'pubeval')
+>>> policy_argument("gnubg")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: invalid choice: 'gnubg' (choose from 'random', ..., 'wildbg' or a network's .npz file)
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from .. import encode
 from ..acey import AceyDeuceyMoves
 from ..errors import InvalidPositionError
 from ..game import Game
 from ..move import Move
+from ..nn import Network
+from ..policy import NETWORKS, POLICIES, Policy, is_evaluator, scores
 from ..position import Position
 from ..rules import CHECKERS
 
@@ -38,13 +51,49 @@ __all__ = [
     "read_position",
     "read_dice",
     "DiceError",
+    "POLICY_NAMES",
+    "policy_argument",
+    "load_policy",
+    "policy_label",
     "rank_moves",
+    "score_label",
     "acey_race_score",
     "protect_arguments",
 ]
 
 _XGID_BODY = re.compile(r"[-A-Oa-o]{26}:")
 _ARRAY = re.compile(r"\s*[\[(]?\s*-?\d+(\s*[,\s]\s*-?\d+)*\s*[\])]?\s*")
+
+
+#: The policies the command line names: the built-in ones and the networks bgcore ships.
+POLICY_NAMES = POLICIES + NETWORKS
+
+
+def policy_argument(text: str) -> str:
+    """``--policy``'s value as argparse checks it: a name of :data:`POLICY_NAMES`
+    or a path ending in ``.npz`` (read by :func:`load_policy`)."""
+    if text in POLICY_NAMES or text.lower().endswith(".npz"):
+        return text
+    names = ", ".join(repr(name) for name in POLICY_NAMES)
+    raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {names} or a network's .npz file)")
+
+
+def policy_label(text: str) -> str:
+    """How output names the policy ``text``: a name, or a network file's name without its folder.
+
+    >>> policy_label("pubeval"), policy_label("nets/td-80.npz")
+    ('pubeval', 'td-80.npz')
+    """
+    return text if text in POLICY_NAMES else os.path.basename(text)
+
+
+def load_policy(text: str) -> Policy:
+    """The policy ``text`` names: a name as it is, a ``.npz`` file as the
+    :class:`bgcore.nn.Network` it holds (a NetworkError or an OSError when it
+    cannot be read)."""
+    if text in POLICY_NAMES:
+        return text
+    return Network.load(text)
 
 
 @dataclass(frozen=True)
@@ -113,20 +162,22 @@ def read_dice(words: list[str]) -> tuple[int, int]:
 
 
 def rank_moves(
-    position: Position, dice: tuple[int, int], policy: str, *, seed: int = 0
+    position: Position, dice: tuple[int, int], policy: Policy, *, seed: int = 0
 ) -> list[tuple[Move, float | None]]:
     """Every legal move of ``dice`` with its score by ``policy``, best first.
 
     ``pubeval`` and ``race`` score each move's result as the engine's
     built-in policies do (:func:`bgcore.encode.pubeval` with the race or
-    contact weights chosen per result, :func:`bgcore.encode.race_score`);
-    equal scores keep the generator's order, so the first move is the one the
+    contact weights chosen per result, :func:`bgcore.encode.race_score`), an
+    evaluator (``wildbg``, a :class:`bgcore.nn.Network`) gives the mover's
+    cubeless equity after the move (:func:`bgcore.policy.scores`); equal
+    scores keep the generator's order, so the first move is the one the
     engine plays.  ``random`` gives the moves in a random order (from
     ``seed``), without scores.
     """
     moves = position.legal_moves(dice)
     listed = list(moves)
-    if policy == "random":
+    if isinstance(policy, str) and policy == "random":
         random.Random(seed).shuffle(listed)
         return [(m, None) for m in listed]
     if not listed:
@@ -136,10 +187,15 @@ def rank_moves(
             raise ValueError(f"acey-deucey moves are ranked by race or random, not {policy!r}")
         scored = acey_race_score(moves.boards(), moves.again())
     else:
-        results = [p.flip() for p in moves.positions()]  # the mover's view, before the flip
-        scored = _score(policy, position, results)
+        results = np.stack([p.flip().to_array() for p in moves.positions()])  # the mover's view, before the flip
+        scored = scores(policy, results, checkers=position.checkers)
     order = sorted(range(len(listed)), key=lambda i: -scored[i])
     return [(listed[i], float(scored[i])) for i in order]
+
+
+def score_label(policy: Policy, name: str) -> str:
+    """The heading of a policy's scores: ``NAME equity`` for an evaluator, else ``NAME score``."""
+    return f"{name} equity" if is_evaluator(policy) or policy in NETWORKS else f"{name} score"
 
 
 def acey_race_score(boards: np.ndarray, again: np.ndarray) -> np.ndarray:
@@ -160,15 +216,6 @@ def acey_race_score(boards: np.ndarray, again: np.ndarray) -> np.ndarray:
     behind = np.logical_or.accumulate(theirs, axis=1) | (b[:, 27:28] > 0)
     blots = ((b[:, 1:25] == 1) & behind[:, :24]).sum(axis=1)
     return np.asarray(-pips - 3.0 * blots + 8.0 * again, dtype=np.float64)
-
-
-def _score(policy: str, position: Position, results: list[Position]) -> np.ndarray:
-    boards = np.stack([r.to_array() for r in results])
-    if policy == "pubeval":
-        return np.asarray(encode.pubeval(boards, checkers=position.checkers), dtype=np.float64)
-    if policy == "race":
-        return np.asarray(encode.race_score(boards, checkers=position.checkers), dtype=np.float64)
-    raise ValueError(f"policy must be pubeval, race or random, not {policy!r}")
 
 
 def protect_arguments(argv: list[str]) -> list[str]:

@@ -7,7 +7,16 @@ import argparse
 from rich.table import Table
 
 from .common import UsageError, add_position_argument, console, plural
-from .inputs import DiceError, rank_moves, read_dice, read_position
+from .inputs import (
+    DiceError,
+    load_policy,
+    policy_argument,
+    policy_label,
+    rank_moves,
+    read_dice,
+    read_position,
+    score_label,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -17,7 +26,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "moves",
         help="list the legal plays of a roll in gnubg notation, optionally ranked by a policy",
         description="List every legal play of DICE (one per distinct result) in GNU Backgammon's notation. "
-        "With --policy, best first with the policy's score of the result.",
+        "With --policy, best first with the policy's score of the result (an evaluator's: the mover's cubeless "
+        "equity after the play).",
     )
     add_position_argument(p)
     p.add_argument(
@@ -28,8 +38,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--policy",
-        choices=["pubeval", "race", "random"],
-        help="rank the plays: pubeval (Tesauro's evaluator), race (the race score) or random (a shuffle)",
+        type=policy_argument,
+        metavar="POLICY",
+        help="rank the plays: pubeval (Tesauro's evaluator), race (the race score), random (a shuffle), "
+        "wildbg (wildbg's networks) or a network's .npz file (bgcore.nn.Network.save)",
     )
     p.add_argument("--seed", type=int, default=0, help="the shuffle's seed for --policy random (default 0)")
     p.set_defaults(run=run)
@@ -60,19 +72,20 @@ def run(args: argparse.Namespace) -> int:
         for play in plays:
             print(play)
         return 0
-    ranked = rank_moves(spec.position, dice, args.policy, seed=args.seed)
+    policy = load_policy(args.policy)
+    ranked = rank_moves(spec.position, dice, policy, seed=args.seed)
     if len(ranked) == 1 and not ranked[0][0]:
         print(f"{hi}-{lo}: no legal play, the turn is lost")
         return 0
     if args.policy == "random":
         title = f"{hi}-{lo}: {plural(len(ranked), 'legal play')} in a random order (seed {args.seed})"
     else:
-        title = f"{hi}-{lo}: {plural(len(ranked), 'legal play')}, best first by {args.policy}"
+        title = f"{hi}-{lo}: {plural(len(ranked), 'legal play')}, best first by {policy_label(args.policy)}"
     table = Table()
     table.add_column("#", justify="right")
     table.add_column("play")
     if args.policy != "random":
-        table.add_column(f"{args.policy} score", justify="right")
+        table.add_column(score_label(policy, policy_label(args.policy)), justify="right")
     for i, (move, score) in enumerate(ranked, 1):
         row = [str(i), str(move)]
         if score is not None:

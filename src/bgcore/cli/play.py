@@ -1,4 +1,4 @@
-"""``bgcore play``: a game (or a match) in the terminal against a built-in policy.
+"""``bgcore play``: a game (or a match) in the terminal against a policy.
 
 You are X, moving from your 24-point to your 1-point; the board is drawn from
 your side every turn.  Type a move in standard notation (``8/5 6/5``,
@@ -45,11 +45,10 @@ from ..game import Action, End, Game, Record
 from ..ids import encode_position_id
 from ..match import Match
 from ..move import Move
-from ..policy import POLICIES
 from ..position import Outcome, Position
 from ..rollouts import rollout
 from .common import UsageError, console, plural
-from .inputs import rank_moves
+from .inputs import load_policy, policy_argument, policy_label, rank_moves
 
 __all__ = [
     "add_parser",
@@ -103,7 +102,7 @@ COMMANDS = (
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
-        help="play a game (or a match) in the terminal against a built-in policy",
+        help="play a game (or a match) in the terminal against a policy",
         description="Play backgammon against the computer. You are X, moving from 24 to 1. Type moves in "
         "standard notation (8/5 6/5, bar/22*, 13/7(2), 6/off) or a command: double, take, drop, resign [single|"
         "gammon|backgammon], undo (take back your last move or cube action, with the computer's reply), hint (the "
@@ -115,8 +114,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--policy",
-        choices=POLICIES,
-        help="the computer's policy (default pubeval; in acey-deucey random or race, default race)",
+        type=policy_argument,
+        metavar="POLICY",
+        help="the computer's policy: random, pubeval (the default), race, wildbg (wildbg's networks, one ply "
+        "deep) or a network's .npz file (bgcore.nn.Network.save); in acey-deucey random or race, default race",
     )
     p.add_argument(
         "--variant",
@@ -165,10 +166,12 @@ class Session:
         clear: bool = False,
         variant: str = "standard",
     ) -> None:
-        self.policy = policy
+        self.policy = policy  # as named on the command line
+        self.player = load_policy(policy)  # the policy itself (a .npz file read once)
         self.variant = variant
         best = "race" if variant == "acey-deucey" else "pubeval"
         self.hint_policy = best if policy == "random" else policy
+        self.hint_player = load_policy(best) if policy == "random" else self.player
         self.seed = seed
         self.rng = random.Random(seed)
         # Acey-deucey is played without the cube, as its sources play it.
@@ -192,7 +195,7 @@ class Session:
         seed = "" if self.seed is None else f", seed {self.seed}"
         number = len(self.match.games)
         variant = "" if self.variant == "standard" else f"{self.variant}, "
-        print(f"bgcore play: you (X) against {self.policy} (O){seed}, {variant}game {number}")
+        print(f"bgcore play: you (X) against {policy_label(self.policy)} (O){seed}, {variant}game {number}")
         position = game.position if game.on_roll == HUMAN else game.position.flip()
         lines = str(position).splitlines()
         # the board's ID (in acey-deucey, without the checkers waiting to enter: a line below gives them)
@@ -331,7 +334,7 @@ class Session:
         assert game.dice is not None
         if self.policy == "random":
             return self.rng.choice(list(game.legal_moves()))
-        return rank_moves(game.position, game.dice, self.policy)[0][0]
+        return rank_moves(game.position, game.dice, self.player)[0][0]
 
     # --- the player ----------------------------------------------------------------------
 
@@ -468,7 +471,7 @@ class Session:
 
     def hint(self, game: Game) -> None:
         if game.dice is not None and not game.doubled:
-            ranked = rank_moves(game.position, game.dice, self.hint_policy)[:HINT_MOVES]
+            ranked = rank_moves(game.position, game.dice, self.hint_player)[:HINT_MOVES]
             table = Table(box=box.SIMPLE, show_edge=False)
             table.add_column("#", justify="right")
             table.add_column("move")
@@ -476,7 +479,7 @@ class Session:
             for i, (move, score) in enumerate(ranked, 1):
                 table.add_row(str(i), str(move), "-" if score is None else f"{score:.3f}")
             out = console()
-            out.print(f"Best moves by {self.hint_policy}:")
+            out.print(f"Best moves by {policy_label(self.hint_policy)}:")
             out.print(table)
             return
         equity, stderr = self.equity(game)

@@ -9,10 +9,9 @@ import time
 
 from rich.table import Table
 
-from ..policy import POLICIES
 from ..rollouts import MAX_GAMES, RolloutResult, rollout
 from .common import UsageError, add_position_argument, console, plural
-from .inputs import read_position
+from .inputs import load_policy, policy_argument, policy_label, read_position
 
 __all__ = ["add_parser", "run", "result_table", "PROGRESS_GAMES"]
 
@@ -34,7 +33,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_position_argument(p)
     p.add_argument("--games", type=int, default=1296, help="games to play (default 1296)")
-    p.add_argument("--policy", choices=POLICIES, default="pubeval", help="the policy of both sides (default pubeval)")
+    p.add_argument(
+        "--policy",
+        type=policy_argument,
+        default="pubeval",
+        metavar="POLICY",
+        help="the policy of both sides: random, pubeval (the default), race, wildbg (wildbg's networks, one ply "
+        "deep) or a network's .npz file (bgcore.nn.Network.save)",
+    )
     p.add_argument("--threads", type=int, default=1, help="native threads, 1 to 64 (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the dice's seed (default 0): the same seed, the same result")
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
@@ -79,13 +85,12 @@ def run(args: argparse.Namespace) -> int:
         )
     progress = not args.no_progress and args.games > PROGRESS_GAMES and sys.stderr.isatty()
     began = time.perf_counter()
-    result = rollout(
-        start, games=args.games, policy=args.policy, seed=args.seed, threads=args.threads, progress=progress
-    )
+    policy = load_policy(args.policy)
+    result = rollout(start, games=args.games, policy=policy, seed=args.seed, threads=args.threads, progress=progress)
     seconds = time.perf_counter() - began
     rate = f" ({result.games / seconds:,.0f} games/s)" if seconds > 0 else ""
     title = (
-        f"Rollout of {spec.position.position_id()}, {result.policy} for both sides, seed {args.seed}\n"
+        f"Rollout of {spec.position.position_id()}, {policy_label(args.policy)} for both sides, seed {args.seed}\n"
         f"{plural(result.games, 'game')} on {plural(args.threads, 'thread')} in {seconds:.2f} s{rate}"
     )
     out = console()
