@@ -157,6 +157,45 @@ BG_ENCODE_INLINE void bg_enc_on_board(const int8_t *pt, int *mine, int *theirs) 
     *theirs = t;
 }
 
+/* The slots lo..hi (within 1..24) that hold checkers of a side (0: the
+   mover's, 1: the opponent's) as bits 1 << p; all of them for the dense
+   form, which writes every input.  The sparse form then visits only the
+   occupied points (a board holds a side's checkers on a dozen points at
+   most), in order, by the lowest or highest bit left. */
+BG_ENCODE_INLINE uint32_t bg_enc_slots(int dense, const int8_t *pt, int side, int lo, int hi) {
+    uint32_t m = 0;
+    int p;
+    for (p = lo; p <= hi; p++)
+        m |= (uint32_t)(dense || (side ? pt[p] < 0 : pt[p] > 0)) << p;
+    return m;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+BG_ENCODE_INLINE int bg_enc_lowest(uint32_t m) {
+    return __builtin_ctz(m);
+}
+BG_ENCODE_INLINE int bg_enc_highest(uint32_t m) {
+    return 31 - __builtin_clz(m);
+}
+#else
+BG_ENCODE_INLINE int bg_enc_lowest(uint32_t m) {
+    int p = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        p++;
+    }
+    return p;
+}
+BG_ENCODE_INLINE int bg_enc_highest(uint32_t m) {
+    int p = 31;
+    while (!(m & 0x80000000u)) {
+        m <<= 1;
+        p--;
+    }
+    return p;
+}
+#endif
+
 /* Each encoding, written once for both forms: dense (every input into
    out[0 .. bg_encode_inputs), idx unused; returns 0) or sparse (the
    non-zero inputs as idx[k], out[k]; returns their count).  -1 for an
@@ -164,15 +203,20 @@ BG_ENCODE_INLINE void bg_enc_on_board(const int8_t *pt, int *mine, int *theirs) 
    bgcore.encode.tesauro198); ignored by the other encodings. */
 BG_ENCODE_INLINE int bg_encode(int dense, int encoding, const int8_t *pt, int checkers, int opponent_on_roll,
                                uint16_t *idx, float *out) {
-    int p, n, k = 0, mine, theirs;
+    int p, k = 0, mine, theirs;
+    uint32_t todo;
     bg_enc_on_board(pt, &mine, &theirs);
     switch (encoding) {
     case BG_ENC_TESAURO198:
-        for (p = 1; p <= 24; p++)
+        for (todo = bg_enc_slots(dense, pt, 0, 1, 24); todo; todo &= todo - 1) {
+            p = bg_enc_lowest(todo);
             k = bg_enc_units(dense, 0, bg_enc_mine(pt[p]), 4 * (p - 1), idx, out, k);
+        }
         /* the opponent's point q is the mover's 25 - q: q = 1..24 ascending */
-        for (p = 24; p >= 1; p--)
+        for (todo = bg_enc_slots(dense, pt, 1, 1, 24); todo; todo ^= 1u << p) {
+            p = bg_enc_highest(todo);
             k = bg_enc_units(dense, 0, bg_enc_theirs(pt[p]), 96 + 4 * (24 - p), idx, out, k);
+        }
         k = bg_enc_put(dense, 192, (float)pt[25] / 2.0f, idx, out, k);
         k = bg_enc_put(dense, 193, (float)(-pt[0]) / 2.0f, idx, out, k);
         k = bg_enc_put(dense, 194, (float)(checkers - mine) / 15.0f, idx, out, k);
@@ -184,22 +228,26 @@ BG_ENCODE_INLINE int bg_encode(int dense, int encoding, const int8_t *pt, int ch
         k = bg_enc_put(dense, 0, (float)(checkers - mine), idx, out, k);
         k = bg_enc_put(dense, 1, (float)(checkers - theirs), idx, out, k);
         k = bg_enc_units(dense, 1, pt[25], 2, idx, out, k);
-        for (p = 1; p <= 24; p++)
+        for (todo = bg_enc_slots(dense, pt, 0, 1, 24); todo; todo &= todo - 1) {
+            p = bg_enc_lowest(todo);
             k = bg_enc_units(dense, 1, bg_enc_mine(pt[p]), 2 + 4 * p, idx, out, k);
+        }
         k = bg_enc_units(dense, 1, -pt[0], 102, idx, out, k);
-        for (p = 1; p <= 24; p++)
+        for (todo = bg_enc_slots(dense, pt, 1, 1, 24); todo; todo &= todo - 1) {
+            p = bg_enc_lowest(todo);
             k = bg_enc_units(dense, 1, bg_enc_theirs(pt[p]), 102 + 4 * p, idx, out, k);
+        }
         return k;
     case BG_ENC_WILDBG_RACE:
         k = bg_enc_put(dense, 0, (float)(checkers - mine), idx, out, k);
         k = bg_enc_put(dense, 1, (float)(checkers - theirs), idx, out, k);
-        for (p = 1; p <= 23; p++) {
-            n = pt[p];
-            k = bg_enc_units(dense, 1, bg_enc_mine(n), 4 * p - 2, idx, out, k);
+        for (todo = bg_enc_slots(dense, pt, 0, 1, 23); todo; todo &= todo - 1) {
+            p = bg_enc_lowest(todo);
+            k = bg_enc_units(dense, 1, bg_enc_mine(pt[p]), 4 * p - 2, idx, out, k);
         }
-        for (p = 2; p <= 24; p++) {
-            n = pt[p];
-            k = bg_enc_units(dense, 1, bg_enc_theirs(n), 86 + 4 * p, idx, out, k);
+        for (todo = bg_enc_slots(dense, pt, 1, 2, 24); todo; todo &= todo - 1) {
+            p = bg_enc_lowest(todo);
+            k = bg_enc_units(dense, 1, bg_enc_theirs(pt[p]), 86 + 4 * p, idx, out, k);
         }
         return k;
     default:
