@@ -64,6 +64,14 @@ def contact_boards(n: int) -> np.ndarray:
         games *= 2
 
 
+def small_layers(seed: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The random weights and biases (float32) of the 198-80-5 network."""
+    rng = np.random.default_rng(seed)
+    w1, b1 = rng.normal(0, 0.1, (198, 80)).astype(np.float32), rng.normal(0, 0.1, 80).astype(np.float32)
+    w2, b2 = rng.normal(0, 0.1, (80, 5)).astype(np.float32), rng.normal(0, 0.1, 5).astype(np.float32)
+    return [(w1, b1), (w2, b2)]
+
+
 def small_network(seed: int = 1) -> tuple[object, Callable[[np.ndarray], np.ndarray]]:
     """A 198-80-5 sigmoid Network and the same weights in onnxruntime (boards in)."""
     import onnx
@@ -72,9 +80,7 @@ def small_network(seed: int = 1) -> tuple[object, Callable[[np.ndarray], np.ndar
 
     from bgcore import encode, nn
 
-    rng = np.random.default_rng(seed)
-    w1, b1 = rng.normal(0, 0.1, (198, 80)).astype(np.float32), rng.normal(0, 0.1, 80).astype(np.float32)
-    w2, b2 = rng.normal(0, 0.1, (80, 5)).astype(np.float32), rng.normal(0, 0.1, 5).astype(np.float32)
+    (w1, b1), (w2, b2) = small_layers(seed)
     net = nn.Network([(w1, b1), (w2, b2)], ["sigmoid"], encoding="tesauro198", output="sigmoid")
     graph = helper.make_graph(
         [
