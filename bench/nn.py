@@ -138,16 +138,21 @@ def per_second(f: Callable[[np.ndarray], object], boards: np.ndarray, batch: int
     return one_round
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=21, help="timed rounds (default 21)")
-    parser.add_argument("--positions", type=int, default=5120, help="contact positions (default 5120)")
+def add_shared_argument(parser: argparse.ArgumentParser) -> None:
+    """``--shared``: the folder of wildbg's ONNX files."""
     parser.add_argument(
         "--shared",
         type=Path,
         default=Path(os.environ.get("BGCORE_WILDBG_ONNX", "../shared/nets/wildbg")),
         help="the folder of wildbg's ONNX files (default $BGCORE_WILDBG_ONNX or ../shared/nets/wildbg)",
     )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=21, help="timed rounds (default 21)")
+    parser.add_argument("--positions", type=int, default=5120, help="contact positions (default 5120)")
+    add_shared_argument(parser)
     parser.add_argument(
         "--kernels", default="auto", help="the native kernels at most: generic, avx2, avx512 or auto (default)"
     )

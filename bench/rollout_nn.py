@@ -40,17 +40,14 @@ if __name__ == "__main__":  # a run, not an import (blas.py says why, and why be
 
 import argparse
 import os
-import statistics
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from nn import small_layers
+from nn import add_shared_argument, small_layers
 from processes import WorkerProcesses
+from rollout import Games, paired
 from timing import machine_line
 
 __all__ = ["main", "numpy_forward", "policy"]
@@ -107,45 +104,11 @@ def play(name: str, games: int, threads: int = 1, shared: str = "") -> float:
     return rollout(Position.initial(), games=games, policy=policy(name, shared), seed=SEED, threads=threads).equity
 
 
-@dataclass
-class Games:
-    """A workload: ``run()`` plays ``games`` games and returns the same value every time."""
-
-    name: str
-    games: int
-    run: Callable[[], object]
-    seconds: list[float] = field(default_factory=list)
-    check: object = None
-
-    def measure(self) -> None:
-        start = time.perf_counter()
-        got = self.run()
-        self.seconds.append(time.perf_counter() - start)
-        if self.check is not None and got != self.check:
-            raise RuntimeError(f"{self.name}: a pass gave {got}, the first gave {self.check}")
-        self.check = got
-
-    @property
-    def rate(self) -> float:
-        """Games per second, from the median pass."""
-        return self.games / statistics.median(self.seconds)
-
-
-def paired(a: Games, b: Games) -> float:
-    """The median over rounds of a's games/s over b's in the same round."""
-    return statistics.median((a.games / ta) / (b.games / tb) for ta, tb in zip(a.seconds, b.seconds, strict=True))
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="timed rounds (default 7)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every workload's games (default 1)")
-    parser.add_argument(
-        "--shared",
-        type=Path,
-        default=Path(os.environ.get("BGCORE_WILDBG_ONNX", "../shared/nets/wildbg")),
-        help="the folder of wildbg's ONNX files (default $BGCORE_WILDBG_ONNX or ../shared/nets/wildbg)",
-    )
+    add_shared_argument(parser)
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.scale <= 0:
         parser.error("--rounds must be >= 1 and --scale > 0")

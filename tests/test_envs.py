@@ -326,20 +326,34 @@ def test_choose_plays_the_first_best_and_random_stays_in_range() -> None:
     assert set(picks[:, 0]) == {0, 1, 2} and set(picks[:, 1]) == {3} and set(picks[:, 2]) == {4, 5}
 
 
-def test_a_callable_opponent_plays_as_the_built_in_policy() -> None:
-    def trace(opponent: object) -> list[bytes]:
-        env = BackgammonEnv(opponent)  # type: ignore[arg-type]
-        rng = np.random.default_rng(0)
-        obs, info = env.reset(seed=9)
-        out = [obs.tobytes()]
-        for _ in range(80):
-            obs, _, terminated, _, info = env.step(random_action(info, rng))
-            out.append(obs.tobytes())
-            if terminated:
-                obs, info = env.reset()
-        return out
+def opponent_trace(opponent: object, seed: int = 9, steps: int = 80) -> list[bytes]:
+    """The observations of random play against ``opponent`` from ``reset(seed)``, games restarted as they end."""
+    env = BackgammonEnv(opponent)  # type: ignore[arg-type]
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=seed)
+    out = [obs.tobytes()]
+    for _ in range(steps):
+        obs, _, terminated, _, info = env.step(random_action(info, rng))
+        out.append(obs.tobytes())
+        if terminated:
+            obs, info = env.reset()
+    return out
 
-    assert trace(pubeval_callable) == trace("pubeval")
+
+def vector_trace(opponent: object, n: int = 16, steps: int = 40) -> list[bytes]:
+    """The observations and rewards of random play in n games against ``opponent``."""
+    env = BackgammonVectorEnv(n, opponent)  # type: ignore[arg-type]
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=12)
+    out = [obs.tobytes()]
+    for _ in range(steps):
+        obs, rewards, *_rest, info = env.step((rng.random(n) * info["num_moves"]).astype(np.int64))
+        out += [obs.tobytes(), rewards.tobytes()]
+    return out
+
+
+def test_a_callable_opponent_plays_as_the_built_in_policy() -> None:
+    assert opponent_trace(pubeval_callable) == opponent_trace("pubeval")
 
 
 # --- PettingZoo --------------------------------------------------------------------
@@ -506,17 +520,7 @@ def test_vector_illegal_actions_end_only_their_games() -> None:
 
 
 def test_vector_callable_opponent_matches_the_built_in() -> None:
-    def run(opponent: object) -> list[bytes]:
-        env = BackgammonVectorEnv(16, opponent)  # type: ignore[arg-type]
-        rng = np.random.default_rng(0)
-        obs, info = env.reset(seed=12)
-        out = [obs.tobytes()]
-        for _ in range(40):
-            obs, rewards, *_rest, info = env.step((rng.random(16) * info["num_moves"]).astype(np.int64))
-            out += [obs.tobytes(), rewards.tobytes()]
-        return out
-
-    assert run(pubeval_callable) == run("pubeval")
+    assert vector_trace(pubeval_callable) == vector_trace("pubeval")
 
 
 # --- evaluators as opponents ---------------------------------------------------------
@@ -547,31 +551,9 @@ def test_network_opponents_by_name_object_and_greedy_play_alike() -> None:
     from bgcore import nets
     from bgcore.policy import greedy
 
-    def trace(opponent: object) -> list[bytes]:
-        env = BackgammonEnv(opponent)  # type: ignore[arg-type]
-        rng = np.random.default_rng(1)
-        obs, info = env.reset(seed=3)
-        out = [obs.tobytes()]
-        for _ in range(60):
-            obs, _, terminated, _, info = env.step(random_action(info, rng))
-            out.append(obs.tobytes())
-            if terminated:
-                obs, info = env.reset()
-        return out
-
     wildbg = nets.wildbg()
-    base = trace("wildbg")
-    assert trace(wildbg) == base and trace(greedy(lambda b: wildbg(b))) == base
-    assert trace("pubeval") != base
-
-    def run(opponent: object) -> list[bytes]:
-        env = BackgammonVectorEnv(8, opponent)  # type: ignore[arg-type]
-        rng = np.random.default_rng(0)
-        obs, info = env.reset(seed=12)
-        out = [obs.tobytes()]
-        for _ in range(30):
-            obs, rewards, *_rest, info = env.step((rng.random(8) * info["num_moves"]).astype(np.int64))
-            out += [obs.tobytes(), rewards.tobytes()]
-        return out
-
-    assert run("wildbg") == run(wildbg)
+    base = opponent_trace("wildbg", seed=3, steps=60)
+    assert opponent_trace(wildbg, seed=3, steps=60) == base
+    assert opponent_trace(greedy(lambda b: wildbg(b)), seed=3, steps=60) == base
+    assert opponent_trace("pubeval", seed=3, steps=60) != base
+    assert vector_trace("wildbg", n=8, steps=30) == vector_trace(wildbg, n=8, steps=30)
