@@ -608,3 +608,89 @@ def test_play_against_wildbg(capsys: pytest.CaptureFixture[str], monkeypatch: py
     # the computer's opening 5-3 is wildbg's best
     best = rank_moves(Position.initial(), (5, 3), "wildbg")[0][0]
     assert f"the computer plays 5-3.\nThe computer played {best}" in out
+
+
+# --- moves --rank ---------------------------------------------------------------------------
+
+# A row of ``moves --rank``: number, play, the five chances, the equity.
+RANK_ROW = re.compile(r"^│\s+(\d+) │ (\S.*?)\s+│" + r"\s+(\d\.\d{3}) │" * 5 + r"\s+([+-]\d\.\d{3}) │$", re.MULTILINE)
+# Rolls for positions of play: doubles, hits.
+ROLLS_SEEN = [(6, 6), (4, 1), (5, 3), (2, 2), (6, 2)]
+
+
+def ranked_by_hand(
+    position: Position, dice: tuple[int, int], evaluator: object
+) -> list[tuple[str, list[float], float]]:
+    """Each play with the mover's chances and cubeless equity after it, from the
+    Position API and the evaluator alone, best first: the opponent's chances on
+    roll after the play, turned round."""
+    plays = []
+    for move in position.legal_moves(dice):
+        w, wg, wbg, lg, lbg = (float(x) for x in evaluator.evaluate(position.play(move)))  # type: ignore[attr-defined]
+        mine = [1 - w, lg, lbg, wg, wbg]
+        plays.append((str(move), mine, 2 * mine[0] - 1 + mine[1] - mine[3] + mine[2] - mine[4]))
+    return sorted(plays, key=lambda play: -play[2])
+
+
+def assert_ranked(out: str, expected: list[tuple[str, list[float], float]]) -> None:
+    """The table of ``moves --rank`` gives the plays of ``expected`` in its order, with its figures."""
+    rows = RANK_ROW.findall(out)
+    assert [(int(r[0]), r[1]) for r in rows] == [(i, play) for i, (play, _, _) in enumerate(expected, 1)], out
+    for row, (_, chances, equity) in zip(rows, expected, strict=True):
+        # the table rounds to 3 decimals
+        assert [float(x) for x in row[2:]] == pytest.approx([*chances, equity], abs=5.1e-4)
+
+
+def test_moves_rank_gives_each_plays_chances_and_equity(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgcore import nets
+    from bgcore.selfplay import selfplay_positions
+
+    wildbg = nets.wildbg()
+    code, out, _ = run(capsys, "moves", START, "31", "--rank")
+    assert code == 0 and out.startswith("3-1: 16 legal plays, best first by wildbg\n")
+    assert out.endswith("equity: cubeless\n") and "the mover's chances" in out
+    assert_ranked(out, ranked_by_hand(Position.initial(), (3, 1), wildbg))
+    assert RANK_ROW.findall(out)[0][1] == "8/5 6/5"
+    # the XGID's own dice; positions of play, with hits and gammons; a game won by the play
+    code, out, _ = run(capsys, "moves", MATCH_XGID, "--rank", "--policy", "wildbg")
+    assert code == 0 and out.startswith("5-2: 8 legal plays, best first by wildbg\n")
+    assert_ranked(out, ranked_by_hand(Position.from_xgid(MATCH_XGID), (5, 2), wildbg))
+    for position, dice in zip(selfplay_positions(60, seed=7, policy="heuristic")[20::10], ROLLS_SEEN, strict=False):
+        code, out, _ = run(capsys, "moves", position.position_id(), f"{dice[0]}{dice[1]}", "--rank")
+        assert code == 0
+        assert_ranked(out, ranked_by_hand(position, dice, wildbg))
+    # 6/off wins a gammon: the opponent's 15 checkers are home, none off
+    last = "0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0"
+    code, out, _ = run(capsys, "moves", last, "61", "--rank")
+    assert code == 0 and RANK_ROW.findall(out) == [
+        ("1", "6/off", "1.000", "1.000", "0.000", "0.000", "0.000", "+2.000")
+    ]
+
+
+def test_moves_rank_by_a_network_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from bgcore import nn
+
+    path = tiny_network_file(tmp_path)
+    code, out, _ = run(capsys, "moves", START, "65", "--rank", "--policy", str(path))
+    assert code == 0 and out.startswith("6-5: 7 legal plays, best first by tiny.npz\n")
+    assert_ranked(out, ranked_by_hand(Position.initial(), (6, 5), nn.Network.load(path)))
+
+
+def test_rank_plays_agrees_with_the_engine_and_refuses_what_is_not_a_network() -> None:
+    from bgcore.cli.inputs import rank_plays
+
+    position = Position.from_xgid(MATCH_XGID)
+    plays = rank_plays(position, (6, 4), "wildbg")
+    ranked = rank_moves(position, (6, 4), "wildbg")
+    assert [p.move for p in plays] == [m for m, _ in ranked] and [p.equity for p in plays] == [s for _, s in ranked]
+    with pytest.raises(ValueError, match="plays are ranked by a network"):
+        rank_plays(position, (6, 4), "pubeval")
+    with pytest.raises(TypeError, match="rank_plays takes a network"):
+        rank_plays(position, (6, 4), len)
+
+
+def test_moves_rank_errors_and_no_play(capsys: pytest.CaptureFixture[str]) -> None:
+    message = "--rank needs a network: --policy wildbg or a network's .npz file, not 'pubeval'"
+    assert_error(run(capsys, "moves", START, "31", "--rank", "--policy", "pubeval"), 2, message)
+    assert_error(run(capsys, "moves", START, "31", "--rank", "--policy", "random"), 2, "not 'random'")
+    assert run(capsys, "moves", CLOSED_OUT, "41", "--rank")[1] == "4-1: no legal play, the turn is lost\n"

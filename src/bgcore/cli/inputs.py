@@ -34,6 +34,7 @@ import os
 import random
 import re
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -42,7 +43,7 @@ from ..errors import InvalidPositionError
 from ..game import Game
 from ..move import Move
 from ..nn import Network
-from ..policy import NETWORKS, POLICIES, Policy, is_evaluator, scores
+from ..policy import NETWORKS, POLICIES, Policy, _network, is_evaluator, scores
 from ..position import Position
 from ..rules import CHECKERS
 
@@ -56,6 +57,8 @@ __all__ = [
     "load_policy",
     "policy_label",
     "rank_moves",
+    "RankedPlay",
+    "rank_plays",
     "score_label",
     "acey_race_score",
     "protect_arguments",
@@ -191,6 +194,61 @@ def rank_moves(
         scored = scores(policy, results, checkers=position.checkers)
     order = sorted(range(len(listed)), key=lambda i: -scored[i])
     return [(listed[i], float(scored[i])) for i in order]
+
+
+@dataclass(frozen=True)
+class RankedPlay:
+    """A play ranked by an evaluator (:func:`rank_plays`): the move, the
+    chances of the player who makes it once it is made (win, win gammon,
+    win backgammon, lose gammon, lose backgammon; gammons count
+    backgammons), and that player's cubeless equity,
+    ``2 win - 1 + wg - lg + wbg - lbg``."""
+
+    move: Move
+    chances: tuple[float, float, float, float, float]
+    equity: float
+
+
+def rank_plays(position: Position, dice: tuple[int, int], evaluator: Policy) -> list[RankedPlay]:
+    """Every legal play of ``dice`` with the mover's chances and cubeless
+    equity after it by ``evaluator`` (a name of :data:`~bgcore.policy.NETWORKS`
+    or an evaluator object, :func:`~bgcore.policy.is_evaluator`), best first:
+    gnubg's hint, cubeless and one ply deep.  The evaluator rates each result
+    from the opponent's side, on roll; the mover's chances are its
+    complement (a win is the opponent's loss, a gammon won the opponent's
+    gammon lost).  The equity and the order are the engine's greedy
+    player's (:func:`bgcore.policy.scores`): the first play is the one it
+    plays, and equal equities keep the generator's order.
+
+    >>> best = rank_plays(Position.initial(), (3, 1), "wildbg")[0]
+    >>> str(best.move), [round(p, 3) for p in best.chances], round(best.equity, 3)
+    ('8/5 6/5', [0.532, 0.157, 0.007, 0.133, 0.005], 0.089)
+    """
+    if isinstance(evaluator, str):
+        if evaluator not in NETWORKS:
+            raise ValueError(f"plays are ranked by a network ({', '.join(map(repr, NETWORKS))}), not {evaluator!r}")
+        evaluator = _network(evaluator)
+    if not is_evaluator(evaluator):
+        raise TypeError(f"rank_plays takes a network or an evaluator object, not {evaluator!r}")
+    moves = position.legal_moves(dice)
+    if isinstance(moves, AceyDeuceyMoves):
+        raise ValueError("acey-deucey moves are ranked by race or random, not by a network")
+    listed = list(moves)
+    after = np.stack([p.to_array() for p in moves.positions()])  # the opponent on roll
+    equity = scores(evaluator, np.ascontiguousarray(-after[:, ::-1]), checkers=position.checkers)
+    # A finished game is scored by its result by bgcore's evaluators themselves.
+    raw = cast(Any, evaluator)(after, checkers=position.checkers)
+    theirs = np.asarray(raw, dtype=np.float64).reshape(-1, 5).tolist()
+    order = sorted(range(len(listed)), key=lambda i: -equity[i])
+    # The opponent's (win, wg, wbg, lg, lbg) as the mover's: (1 - win, lg, lbg, wg, wbg).
+    return [
+        RankedPlay(
+            listed[i],
+            (1.0 - theirs[i][0], theirs[i][3], theirs[i][4], theirs[i][1], theirs[i][2]),
+            float(equity[i]),
+        )
+        for i in order
+    ]
 
 
 def score_label(policy: Policy, name: str) -> str:
