@@ -16,6 +16,7 @@ from . import (
     encode,
     matfile,  # noqa: F401 - registers the .mat codec behind Match.from_mat and Match.to_mat
 )
+from .bot import Bot
 from .cube import CubeAction, CubeDecision
 from .dice import Dice
 from .errors import (
@@ -55,6 +56,7 @@ __all__ = [
     "IllegalMoveError",
     "IllegalActionError",
     "Game",
+    "Bot",
     "Match",
     "InvalidMatchIdError",
     "MatFileError",
