@@ -149,7 +149,9 @@ class Bot:
         if p.shape == (5,) and len(rows) == 1:  # bgcore's networks give one board's outputs flat
             p = p.reshape(1, 5)
         if p.shape != (len(rows), 5):
-            raise ValueError(f"the evaluator returned shape {np.shape(raw)} for {len(rows)} boards, not ({len(rows)}, 5)")
+            raise ValueError(
+                f"the evaluator returned shape {np.shape(raw)} for {len(rows)} boards, not ({len(rows)}, 5)"
+            )
         if not np.isfinite(p).all():
             raise ValueError("the evaluator returned NaN or infinite probabilities")
         np.clip(p, 0.0, 1.0, out=p)
@@ -161,7 +163,8 @@ class Bot:
 
     def _position_probabilities(self, position: Position) -> npt.NDArray[np.float64]:
         """The consistent probabilities of the player on roll in ``position`` (acey-deucey's as mapped)."""
-        return self.probabilities(_board26(position)[np.newaxis, :], checkers=position.checkers)[0]
+        p: npt.NDArray[np.float64] = self.probabilities(_board26(position)[np.newaxis, :], checkers=position.checkers)
+        return np.asarray(p[0], dtype=np.float64)
 
     # --- what to do ------------------------------------------------------------------------
 
@@ -304,10 +307,13 @@ class Bot:
 
     def _resignation(self, game: Game) -> Outcome | None:
         """What the bot resigns now (see the module's documentation), or None."""
-        history = game.history
-        if game.variant == "acey-deucey" or (history and history[-1].action is Action.REJECT):
+        if game.variant == "acey-deucey":
             return None
-        return certain_loss(game.position, game.dice)
+        loss = certain_loss(game.position, game.dice)
+        if loss is None:
+            return None
+        history = game.history  # a copy: read only when there is something to offer
+        return None if history and history[-1].action is Action.REJECT else loss
 
     def _accepts(self, game: Game) -> bool:
         offered = game.resigned
@@ -379,10 +385,10 @@ def _contact(position: Position) -> bool:
 
 def _board26(position: Position) -> npt.NDArray[np.int8]:
     """A standard board for the evaluator: acey-deucey's waiting checkers on the bar."""
-    array = position.to_array()
+    array = cast(npt.NDArray[np.int8], position.to_array())
     if len(array) == 26:
         return array
-    board = array[:26].copy()
+    board: npt.NDArray[np.int8] = array[:26].copy()
     board[25] += array[26]
     board[0] -= array[27]
     return board
@@ -459,4 +465,3 @@ def _opponents_view(game: Game) -> tuple[int, int, int, int, int, int, int]:
         beavers=game.beavers,
     )
     return _cube_state_tuple(view)
-
