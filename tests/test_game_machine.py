@@ -10,13 +10,14 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import oracle
-from bgcore import Game, IllegalActionError, Match
+from bgcore import Bot, Game, IllegalActionError, Match, nn
 from bgcore.game import Action
 from bgcore.ids import MatchId
 
@@ -39,6 +40,17 @@ def _gnubg_waits_for_commands() -> Iterator[None]:
     command("set beavers 1")
     yield
     command("set beavers 3", "set automatic game on", "set automatic roll on", "set player 0 gnubg")
+
+
+def _tiny_network() -> nn.Network:
+    """A small random network (softmax outputs: consistent probabilities), cheap enough for every step."""
+    rng = np.random.default_rng(29)
+    layers = [(rng.normal(0, 0.3, (198, 8)), np.zeros(8)), (rng.normal(0, 0.5, (8, 6)), np.zeros(6))]
+    return nn.Network(layers, ["sigmoid"], encoding="tesauro198", output="softmax")
+
+
+#: A bot acting wherever the machine has got to: its action must be legal and keep every invariant.
+BOT = Bot(_tiny_network())
 
 
 def checkers_on_board(game: Game) -> tuple[int, int]:
@@ -97,6 +109,18 @@ class GameMachine(RuleBasedStateMachine):
                 self._act(Action.ROLL)
             else:
                 return  # over, or an offer to answer
+
+    @rule(steps=st.integers(1, 40))
+    def a_bot_acts(self, steps: int) -> None:
+        """A bot takes over both sides, in whatever state the game is, for a few actions."""
+        for _ in range(steps):
+            if self.game.is_over():
+                return
+            action, argument = BOT.act(self.game)
+            assert action in self.game.legal_actions(), (action, self.game.gnubg_id())
+            before = (self.game._state, self.game.history)
+            self.game.apply(action, argument)
+            self.snapshots.append(before)
 
     @precondition(lambda self: Action.DOUBLE in self.game.legal_actions() and self.game.beavers)
     @rule()
