@@ -1,4 +1,4 @@
-"""``bgcore play``: a game (or a match) in the terminal against a policy.
+"""``bgcore play``: a game (or a match) in the terminal against the computer.
 
 You are X, moving from your 24-point to your 1-point; the board is drawn from
 your side every turn.  Type a move in standard notation (``8/5 6/5``,
@@ -6,22 +6,35 @@ your side every turn.  Type a move in standard notation (``8/5 6/5``,
 reads) or one of the commands of :data:`COMMANDS` (``help`` lists them, and
 so does the first screen).
 
-The computer plays the policy's best move.  Its cube decisions are simple,
-from a quick rollout (:data:`CUBE_GAMES` cubeless pubeval games of the
-position before the roll): it doubles when its cubeless equity is at least
-:data:`DOUBLE_FROM` and below :data:`DOUBLE_BELOW` (above that it plays on for
-the gammon), and it takes when the doubler's cubeless equity is below
+The computer is a :class:`bgcore.Bot` when its opponent is an evaluator
+(``"wildbg"``, a :class:`bgcore.nn.Network` or any evaluator, or a saved
+network's path): it plays gnubg's 0-ply cubeful moves and cube decisions,
+doubles, takes, drops and beavers (in money sessions with beavers), resigns
+a loss that is certain and accepts a resignation worth what it expects (see
+:mod:`bgcore.bot`).  ``hint`` then shows the cube decision before your roll
+(no double, double/take, double/pass and the proper action, by the same
+evaluator), the ranked moves after it, and what the bot would answer to an
+offer.
+
+Against a built-in policy (``random``, ``pubeval``, ``race``) the computer
+plays the policy's best move, and its cube decisions are simple, from a
+quick rollout (:data:`CUBE_GAMES` cubeless pubeval games of the position
+before the roll): it doubles when its cubeless equity is at least
+:data:`DOUBLE_FROM` and below :data:`DOUBLE_BELOW` (above that it plays on
+for the gammon), and it takes when the doubler's cubeless equity is below
 :data:`TAKE_BELOW` (the dead cube's take point), whatever the match score.
+It never resigns.
 
 You may resign a single game, a gammon or a backgammon (``resign``, ``resign
-gammon``, ``resign backgammon``) before your roll or your move.  The computer
-accepts when the resignation gives it at least what it expects by playing on:
-its cubeless money equity (points per unit of cube) from the same quick
-rollout of the position (your roll, if made, not counted), or the most it can
-still win as the board stands (a single game once you have borne off a
-checker; a backgammon while you have one on the bar, waiting to enter or in
-its home board; else a gammon), whichever is less.  In acey-deucey, which has
-no quick rollout here, it goes by that most alone.
+gammon``, ``resign backgammon``) before your roll or your move.  A bot
+answers as :class:`bgcore.Bot` does.  A built-in policy accepts when the
+resignation gives it at least what it expects by playing on: its cubeless
+money equity (points per unit of cube) from the same quick rollout of the
+position (your roll, if made, not counted), or the most it can still win as
+the board stands (a single game once you have borne off a checker; a
+backgammon while you have one on the bar, waiting to enter or in its home
+board; else a gammon), whichever is less.  In acey-deucey, which has no
+quick rollout here, it goes by that most alone.
 
 >>> _most_to_win(Position.initial())
 3
@@ -40,15 +53,19 @@ from collections.abc import Callable
 from rich import box
 from rich.table import Table
 
+from ..bot import Bot
 from ..errors import IllegalActionError, IllegalMoveError
 from ..game import Action, End, Game, Record
 from ..ids import encode_position_id
 from ..match import Match
 from ..move import Move
+from ..nets import wildbg
+from ..nn import Network
+from ..policy import POLICIES, Evaluator
 from ..position import Outcome, Position
 from ..rollouts import rollout
 from .common import UsageError, console, plural
-from .inputs import load_policy, policy_argument, policy_label, rank_moves
+from .inputs import policy_argument, policy_label, rank_moves
 
 __all__ = [
     "add_parser",
@@ -61,6 +78,7 @@ __all__ = [
     "PLAY_VARIANTS",
     "ACEY_POLICIES",
     "COMMANDS",
+    "computer_bot",
 ]
 
 HUMAN, COMPUTER = 0, 1
@@ -90,7 +108,8 @@ COMMANDS = (
     ("a move", "in standard notation: 8/5 6/5, bar/22*, 13/7(2), 6/off"),
     ("Enter", "roll the dice (before your roll)"),
     ("double", "offer the cube (before your roll)"),
-    ("take, drop", "answer the computer's double"),
+    ("take, drop, beaver", "answer the computer's double (a beaver in money sessions with beavers)"),
+    ("accept, reject", "answer the computer's offer to resign"),
     ("resign [single|gammon|backgammon]", "offer to resign the game (default single); the computer accepts or not"),
     ("hint", "the best moves, or a quick rollout's equity before the roll and at a double"),
     ("undo", "take back your last move or cube action, with the computer's reply"),
@@ -102,22 +121,26 @@ COMMANDS = (
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
-        help="play a game (or a match) in the terminal against a policy",
+        help="play a game (or a match) in the terminal against the computer (wildbg by default)",
         description="Play backgammon against the computer. You are X, moving from 24 to 1. Type moves in "
         "standard notation (8/5 6/5, bar/22*, 13/7(2), 6/off) or a command: double, take, drop, resign [single|"
         "gammon|backgammon], undo (take back your last move or cube action, with the computer's reply), hint (the "
         "policy's best moves, or a quick rollout's equity before the roll and at a double), help, quit. The "
         "computer accepts a resignation worth at least its cubeless equity by a quick rollout, or the most it "
-        "can still win. The computer doubles when a quick pubeval "
-        f"rollout gives it a cubeless equity from +{DOUBLE_FROM:.2f} to below +{DOUBLE_BELOW:.2f}, and takes "
-        f"when the doubler's is below +{TAKE_BELOW:.2f}, whatever the score.",
+        "can still win. A network (wildbg, the default, or a .npz file) plays as a bgcore Bot: gnubg's 0-ply "
+        "cube decisions from its probabilities, and hint shows them. A built-in policy doubles when a quick "
+        f"pubeval rollout gives it a cubeless equity from +{DOUBLE_FROM:.2f} to below +{DOUBLE_BELOW:.2f}, and "
+        f"takes when the doubler's is below +{TAKE_BELOW:.2f}, whatever the score.",
     )
     p.add_argument(
+        "--opponent",
         "--policy",
+        dest="policy",
         type=policy_argument,
         metavar="POLICY",
-        help="the computer's policy: random, pubeval (the default), race, wildbg (wildbg's networks, one ply "
-        "deep) or a network's .npz file (bgcore.nn.Network.save); in acey-deucey random or race, default race",
+        help="the computer: wildbg (wildbg's networks, one ply deep, with the cube; the default), random, "
+        "pubeval, race or a network's .npz file (bgcore.nn.Network.save); in acey-deucey random or race, "
+        "default race",
     )
     p.add_argument(
         "--variant",
@@ -146,36 +169,48 @@ def _is_decision(record: Record) -> bool:
     """A record the player's ``undo`` takes back: a move that was a choice, or a cube action."""
     if record.player != HUMAN:
         return False
-    return record.action in (Action.DOUBLE, Action.TAKE, Action.DROP) or (
+    return record.action in (Action.DOUBLE, Action.TAKE, Action.DROP, Action.BEAVER, Action.REJECT) or (
         record.action is Action.MOVE and bool(record.move)
     )
 
 
 class Session:
     """A match (one money game when ``length`` is 0) between the player
-    (player 0) and ``policy`` (player 1), the player's words read with
-    ``ask(prompt)`` (default: :func:`input`)."""
+    (player 0) and the computer (player 1) playing ``policy``: a built-in
+    policy's name, or a :class:`~bgcore.Bot`, an evaluator, ``"wildbg"`` or a
+    saved network's path for a bot (see :func:`computer_bot`).  The player's
+    words are read with ``ask(prompt)`` (default: :func:`input`).
+    ``beavers`` and ``jacoby`` are money sessions' rules."""
 
     def __init__(
         self,
-        policy: str,
+        policy: str | Evaluator | Bot,
         seed: int | None,
         length: int,
         *,
         ask: Callable[[str], str] | None = None,
         clear: bool = False,
         variant: str = "standard",
+        beavers: bool = False,
+        jacoby: bool = False,
     ) -> None:
-        self.policy = policy  # as named on the command line
-        self.player = load_policy(policy)  # the policy itself (a .npz file read once)
+        self.bot = computer_bot(policy)
+        self.policy = policy if isinstance(policy, str) else _evaluator_name(self.bot)
         self.variant = variant
         best = "race" if variant == "acey-deucey" else "pubeval"
-        self.hint_policy = best if policy == "random" else policy
-        self.hint_player = load_policy(best) if policy == "random" else self.player
+        self.hint_policy = best if policy == "random" or self.bot is not None else self.policy
         self.seed = seed
         self.rng = random.Random(seed)
         # Acey-deucey is played without the cube, as its sources play it.
-        self.match = Match(length, dice=seed, variant=variant, cube=variant != "acey-deucey")
+        money = length == 0
+        self.match = Match(
+            length,
+            dice=seed,
+            variant=variant,
+            cube=variant != "acey-deucey",
+            beavers=beavers and money,
+            jacoby=jacoby and money,
+        )
         self.ask = input if ask is None else ask
         self.clear = clear
         self.log: list[str] = []
@@ -271,6 +306,10 @@ class Session:
                 self.say(f"Opening roll: you {d[0]}, the computer {d[1]}: {who} {max(d)}-{min(d)}.")
         elif game.resigned is not None and game.turn == COMPUTER:
             self.consider(game)
+        elif game.resigned is not None:
+            self.respond(game)
+        elif game.turn == COMPUTER and self.bot is not None:
+            self.bot_acts(game)
         elif game.turn == COMPUTER:
             self.computer(game)
         elif game.doubled:
@@ -330,11 +369,35 @@ class Session:
         rolled = "The computer" if opening else f"The computer rolled {hi}-{lo} and"
         self.say(f"{rolled} played {move}{_again(move, 'rolls')}." if move else f"{rolled} cannot move.")
 
+    def bot_acts(self, game: Game) -> None:
+        """One action of the bot, told on the next screen."""
+        assert self.bot is not None
+        action, argument = self.bot.act(game)
+        dice, opening = game.dice, len(game.history) == 1  # the opening roll's dice are announced already
+        game.apply(action, argument)
+        if action is Action.MOVE:
+            move = game.history[-1].move
+            assert move is not None and dice is not None
+            hi, lo = max(dice), min(dice)
+            who = "The computer" if opening else f"The computer rolled {hi}-{lo} and"
+            self.say(f"{who} played {move}{_again(move, 'rolls')}." if move else f"{who} cannot move.")
+        elif action is Action.TAKE:
+            what = "takes" if game.cube_owner == COMPUTER else "takes your beaver"
+            side = "on its side" if game.cube_owner == COMPUTER else "on your side"
+            self.say(f"The computer {what}: the cube is at {game.cube}, {side}.")
+        elif action is Action.DROP:
+            self.say("The computer drops.")
+        elif action is Action.BEAVER:
+            self.say(f"The computer beavers: the cube is at {game.cube}, on its side.")
+        elif action is Action.RESIGN:
+            assert game.resigned is not None
+            self.say(f"The computer offers to resign {_KINDS[game.resigned]}.")
+
     def choose(self, game: Game) -> Move:
         assert game.dice is not None
         if self.policy == "random":
             return self.rng.choice(list(game.legal_moves()))
-        return rank_moves(game.position, game.dice, self.player)[0][0]
+        return rank_moves(game.position, game.dice, self.policy)[0][0]
 
     # --- the player ----------------------------------------------------------------------
 
@@ -349,6 +412,7 @@ class Session:
             self.hint(game)
         if word in _HELP:
             _print_commands()
+            print(self.describe())
         if word.split()[:1] == ["resign"]:
             return self.resign(game, word)
         return False
@@ -371,6 +435,14 @@ class Session:
         """The computer accepts or rejects the player's resignation (see the module docstring)."""
         offered = game.resigned
         assert offered is not None
+        if self.bot is not None:
+            action, _ = self.bot.act(game)
+            game.apply(action)
+            if action is Action.ACCEPT:
+                self.say(f"The computer accepts {_KINDS[offered]}.")
+            else:
+                self.say(f"The computer rejects {_KINDS[offered]}: it expects more by playing on. Play on.")
+            return
         yours = game.position if game.on_roll == HUMAN else game.position.flip()
         most = _most_to_win(yours)
         if self.variant == "acey-deucey":
@@ -408,21 +480,51 @@ class Session:
 
     def answer(self, game: Game) -> None:
         self.draw(game)
+        beaver = Action.BEAVER in game.legal_actions()
+        if game.beavered:
+            prompt = f"The computer beavers: take at {2 * game.cube} or drop {game.cube}. take or drop"
+        else:
+            prompt = f"The computer doubles to {2 * game.cube}. take{', beaver' if beaver else ''} or drop"
         while True:
-            text = self.read(f"The computer doubles to {2 * game.cube}. take or drop (or hint, undo, quit): ")
+            text = self.read(f"{prompt} (or hint, undo, quit): ")
             word = text.lower()
             if word in ("take", "t"):
                 game.take()
-                self.say(f"You take: the cube is at {game.cube}, on your side.")
+                side = "the computer's" if game.cube_owner == COMPUTER else "on your side"
+                self.say(f"You take: the cube is at {game.cube}, {side}.")
                 return
             if word in ("drop", "d", "pass"):
                 game.drop()
                 self.say("You drop.")
                 return
+            if word in ("beaver", "b") and beaver:
+                game.beaver()
+                self.say(f"You beaver: the cube is at {game.cube}, on your side.")
+                return
             if self.command(game, text):
                 return
             if word not in ("hint", "undo"):
-                print("Type take or drop (or hint, undo, quit).")
+                print(f"Type take{', beaver' if beaver else ''} or drop (or hint, undo, quit).")
+
+    def respond(self, game: Game) -> None:
+        """The player accepts or rejects the computer's offer to resign."""
+        offered = game.resigned
+        assert offered is not None
+        self.draw(game)
+        while True:
+            text = self.read(f"The computer resigns {_KINDS[offered]}. accept or reject (or hint, undo, quit): ")
+            word = text.lower()
+            if word in ("accept", "a", "yes", "y"):
+                game.accept()
+                return
+            if word in ("reject", "r", "no", "n"):
+                game.reject()
+                self.say(f"You reject {_KINDS[offered]}. Play on.")
+                return
+            if self.command(game, text):
+                return
+            if word not in ("hint", "undo"):
+                print("Type accept or reject (or hint, undo, quit).")
 
     def move(self, game: Game) -> None:
         assert game.dice is not None
@@ -470,8 +572,11 @@ class Session:
         return True
 
     def hint(self, game: Game) -> None:
+        if self.bot is not None:
+            self.bot_hint(game, self.bot)
+            return
         if game.dice is not None and not game.doubled:
-            ranked = rank_moves(game.position, game.dice, self.hint_player)[:HINT_MOVES]
+            ranked = rank_moves(game.position, game.dice, self.hint_policy)[:HINT_MOVES]
             table = Table(box=box.SIMPLE, show_edge=False)
             table.add_column("#", justify="right")
             table.add_column("move")
@@ -479,7 +584,7 @@ class Session:
             for i, (move, score) in enumerate(ranked, 1):
                 table.add_row(str(i), str(move), "-" if score is None else f"{score:.3f}")
             out = console()
-            out.print(f"Best moves by {policy_label(self.hint_policy)}:")
+            out.print(f"Best moves by {self.hint_policy}:")
             out.print(table)
             return
         equity, stderr = self.equity(game)
@@ -493,6 +598,90 @@ class Session:
                 f"The computer doubles from {DOUBLE_FROM:+.2f} (up to {DOUBLE_BELOW:+.2f}) "
                 f"and takes below {TAKE_BELOW:+.2f}."
             )
+
+    def bot_hint(self, game: Game, bot: Bot) -> None:
+        """The bot's view: ranked moves after the roll, the cube decision before it or at a double,
+        what it would answer to a beaver or a resignation."""
+        out = console()
+        name = self.policy
+        if game.resigned is not None or game.beavered:
+            action, _ = bot.act(game)
+            out.print(f"{name} would {action.value}.")
+            return
+        if game.dice is not None:
+            table = Table(box=box.SIMPLE, show_edge=False)
+            table.add_column("#", justify="right")
+            table.add_column("move")
+            table.add_column("equity", justify="right")
+            for i, (move, equity) in enumerate(bot.rank(game)[:HINT_MOVES], 1):
+                table.add_row(str(i), str(move) or "(no move)", f"{equity:+.3f}")
+            out.print(f"Best moves by {name} (0-ply, the cube counted):")
+            out.print(table)
+            return
+        if game.variant == "acey-deucey" or not game.cube_enabled:
+            out.print("No cube in this game: roll.")
+            return
+        decision = bot.cube_decision(game)  # the player on roll's: yours, or the computer's double
+        whose = "the computer's double" if game.doubled else "your cube"
+        table = Table(box=box.SIMPLE, show_edge=False)
+        table.add_column("cube action")
+        table.add_column("MWC" if decision.mwc else "equity", justify="right")
+        for label, value in (
+            ("No double", decision.no_double),
+            ("Double, take", decision.double_take),
+            ("Double, pass", decision.double_pass),
+        ):
+            table.add_row(label, f"{100 * value:.2f}%" if decision.mwc else f"{value:+.3f}")
+        out.print(f"Cube analysis of {whose} by {name} (0-ply):")
+        out.print(table)
+        out.print(f"Proper cube action: {decision.action.text}")
+        if game.doubled:
+            out.print(f"Your proper answer: {decision.response.value}.")
+
+    def describe(self) -> str:
+        """How the computer plays, for ``help``."""
+        if self.bot is not None:
+            return (
+                f"The computer plays {policy_label(self.policy)} as a bgcore Bot: gnubg's 0-ply cubeful moves and cube "
+                "decisions (it doubles, takes, drops and beavers); it resigns only a certain loss, and accepts "
+                "a resignation worth what it expects by playing on."
+            )
+        return (
+            f"The computer plays {policy_label(self.policy)}'s best move; it doubles when a quick pubeval rollout gives it a "
+            f"cubeless equity from +{DOUBLE_FROM:.2f} to below +{DOUBLE_BELOW:.2f}, takes when the doubler's is "
+            f"below +{TAKE_BELOW:.2f}, and never resigns."
+        )
+
+
+def computer_bot(policy: object) -> Bot | None:
+    """The :class:`~bgcore.Bot` the computer plays as, or None for a built-in
+    policy's name (``random``, ``pubeval``, ``race``: the simple player).
+    ``"wildbg"`` is :func:`bgcore.nets.wildbg`'s bot; another name is a saved
+    network's path (:meth:`bgcore.nn.Network.load`); a Bot stays itself and
+    any other evaluator becomes one.
+
+    >>> computer_bot("pubeval") is None, type(computer_bot("wildbg").evaluator).__name__
+    (True, 'Composite')
+    """
+    if isinstance(policy, Bot):
+        return policy
+    if isinstance(policy, str):
+        if policy in POLICIES:
+            return None
+        return Bot(wildbg() if policy == "wildbg" else Network.load(policy))
+    if not callable(policy):
+        raise TypeError(f"the computer plays a policy's name, a Bot or an evaluator, not {policy!r}")
+    return Bot(policy)
+
+
+def _evaluator_name(bot: Bot | None) -> str:
+    """A name to show for a bot's evaluator: a function's name, else its class's ("bot" for a lambda)."""
+    assert bot is not None
+    evaluator = bot.evaluator
+    name = getattr(evaluator, "__name__", None)
+    if isinstance(name, str):
+        return name if name.isidentifier() else "bot"
+    return type(evaluator).__name__
 
 
 def _print_commands() -> None:
@@ -533,7 +722,7 @@ def _again(move: Move, verb: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.policy is None:
-        args.policy = "race" if args.variant == "acey-deucey" else "pubeval"
+        args.policy = "race" if args.variant == "acey-deucey" else "wildbg"
     if args.variant == "acey-deucey" and args.policy not in ACEY_POLICIES:
         raise UsageError(f"acey-deucey is played by the {' or '.join(ACEY_POLICIES)} policy, not {args.policy}")
     if args.match is not None and not 1 <= args.match <= 64:
