@@ -19,10 +19,17 @@ from bgcore.ids import MatchId
 
 
 def session_output(
-    answers: list[str] | Callable[[str, Session], str], *, seed: int = 1, variant: str = "standard"
+    answers: list[str] | Callable[[str, Session], str],
+    *,
+    seed: int = 1,
+    variant: str = "standard",
+    opponent: object = None,
+    **options: object,
 ) -> tuple[int, list[str], str, Session]:
     """Play with the player's words taken from ``answers`` (a list, then quit;
-    or a function of the prompt and the session): (exit code, prompts, output, session)."""
+    or a function of the prompt and the session, for at most 200 prompts)
+    against ``opponent`` (by default pubeval, race in acey-deucey), the
+    session's other ``options`` given: (exit code, prompts, output, session)."""
     prompts: list[str] = []
     words = iter(answers) if isinstance(answers, list) else None
     session: Session
@@ -31,10 +38,12 @@ def session_output(
         prompts.append(prompt)
         if words is not None:
             return next(words, "quit")
-        assert callable(answers)
+        assert callable(answers) and len(prompts) < 200, prompts[-3:]
         return answers(prompt, session)
 
-    session = Session("pubeval" if variant == "standard" else "race", seed, 0, ask=ask, variant=variant)
+    if opponent is None:
+        opponent = "pubeval" if variant == "standard" else "race"
+    session = Session(opponent, seed, 0, ask=ask, variant=variant, **options)  # type: ignore[arg-type]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = session.run()
@@ -182,22 +191,9 @@ WEAK = (0.30, 0.05, 0.0, 0.15, 0.01)  # "No double, beaver"
 def bot_session(
     answers: list[str] | Callable[[str, Session], str], opponent: object, **options: object
 ) -> tuple[list[str], str, Session]:
-    prompts: list[str] = []
-    words = iter(answers) if isinstance(answers, list) else None
-    session: Session
-
-    def ask(prompt: str) -> str:
-        prompts.append(prompt)
-        if words is not None:
-            return next(words, "quit")
-        assert callable(answers) and len(prompts) < 200, prompts[-3:]
-        return answers(prompt, session)
-
-    session = Session(opponent, 1, 0, ask=ask, **options)  # type: ignore[arg-type]
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        session.run()
-    return prompts, out.getvalue(), session
+    """:func:`session_output` against ``opponent`` (seed 1): (prompts, output, session)."""
+    _, prompts, out, session = session_output(answers, opponent=opponent, **options)
+    return prompts, out, session
 
 
 def test_computer_bot_from_a_name_an_evaluator_a_bot_or_a_path(tmp_path: Path) -> None:
