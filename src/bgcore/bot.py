@@ -4,7 +4,7 @@ A :class:`Bot` wraps an evaluator (``evaluator(boards) -> (n, 5)``
 probabilities, see :data:`bgcore.policy.Evaluator`; wildbg's networks,
 :func:`bgcore.nets.wildbg`, by default) and answers every state of a
 :class:`~bgcore.Game` with the action it takes there: ``act(game)`` returns
-``(action, argument)`` for :meth:`Game.apply <bgcore.Game.apply>`.  It looks
+``(action, argument)`` for :meth:`~bgcore.Game.apply`.  It looks
 one ply ahead, as GNU Backgammon does at 0 plies:
 
 - **moves**: the result with the best equity for the mover.  With the cube in
@@ -19,7 +19,7 @@ one ply ahead, as GNU Backgammon does at 0 plies:
   opinion.  Ties go to the first move in the generator's order, and one
   evaluator call scores every result of the roll.
 - **the cube**: gnubg's 0-ply decision (:meth:`cube_decision`, the same as
-  :meth:`Game.cube_decision <bgcore.Game.cube_decision>`): the bot doubles
+  :meth:`~bgcore.Game.cube_decision`): the bot doubles
   when the proper action doubles ("Double, take", "Double, pass", the
   redoubles, the optional ones, as gnubg's bot at 0 plies), not when it is too
   good or no double; doubled, it takes, passes or beavers as the decision's
@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     from .move import Move
     from .policy import Evaluator
 
-__all__ = ["Bot"]
+__all__ = ["Bot", "certain_loss"]
 
 # What a resignation must be worth, at least, against the bot's expectation (gnubg's
 # tolerance in its own acceptance, play.c): float rounding does not refuse a fair offer.
@@ -169,10 +169,10 @@ class Bot:
     # --- what to do ------------------------------------------------------------------------
 
     def act(self, game: Game) -> tuple[Action, ApplyArgument]:
-        """The action the bot takes in ``game`` for :attr:`Game.turn
-        <bgcore.Game.turn>`, and its argument: ``game.apply(*bot.act(game))``
-        plays it.  A move comes as a :class:`~bgcore.Move`, a resignation as
-        its :class:`~bgcore.Outcome`; the roll is left to the game's dice.
+        """The action the bot takes in ``game`` for :attr:`~bgcore.Game.turn`,
+        and its argument: ``game.apply(*bot.act(game))`` plays it.  A move
+        comes as a :class:`~bgcore.Move`, a resignation as its
+        :class:`~bgcore.Outcome`; the roll is left to the game's dice.
 
         >>> from bgcore import Game
         >>> game = Game(dice=1)
@@ -228,7 +228,7 @@ class Bot:
 
     def cube_decision(self, game: Game) -> CubeDecision:
         """gnubg's 0-ply cube decision for the player on roll, by this bot's
-        evaluator: :meth:`Game.cube_decision <bgcore.Game.cube_decision>`
+        evaluator: :meth:`~bgcore.Game.cube_decision`
         with the evaluator's outputs made consistent.  A match longer than
         the match equity table (25 points) is decided as money play at the
         cube's value.  Acey-deucey, whose boards gnubg's theory does not
