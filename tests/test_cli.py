@@ -442,13 +442,24 @@ def test_play_commands(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.M
     code, out, err = run(capsys, "play", "--seed", "1")
     assert code == 0 and err == ""
     assert "Opening roll: you 6, the computer 4: you play 6-4." in out
-    assert "Best moves by pubeval:" in out and re.search(r"^\s+1\s+24/14\s+\d+\.\d{3}\s*$", out, re.MULTILINE)
+    assert "bgcore play: you (X) against wildbg (O), seed 1, game 1" in out  # the default opponent
+    assert "Best moves by wildbg (0-ply, the cube counted):" in out
+    assert re.search(r"^\s+1\s+24/14\s+-\d\.\d{3}\s*$", out, re.MULTILINE)
     assert "cannot read 'foo'" in out
     assert "You have rolled 6-4: type a move such as" in out
     assert "'8/5 6/5' is not a legal move with 6-4\n" in out  # without the position's repr
     assert "Nothing to undo in this game." in out
     assert "Type a move such as" in out
     assert out.endswith("You quit.\n")
+
+
+def test_play_opponent_pubeval_hints_by_pubeval(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("hint\nquit\n"))
+    code, out, _ = run(capsys, "play", "--seed", "1", "--opponent", "pubeval")
+    assert code == 0 and "bgcore play: you (X) against pubeval (O), seed 1, game 1" in out
+    assert "Best moves by pubeval:" in out and re.search(r"^\s+1\s+24/14\s+\d+\.\d{3}\s*$", out, re.MULTILINE)
 
 
 def test_play_when_the_computer_wins_the_opening(

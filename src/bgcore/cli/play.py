@@ -640,16 +640,17 @@ class Session:
 
     def describe(self) -> str:
         """How the computer plays, for ``help``."""
+        name = policy_label(self.policy)
         if self.bot is not None:
             return (
-                f"The computer plays {policy_label(self.policy)} as a bgcore Bot: gnubg's 0-ply cubeful moves and cube "
-                "decisions (it doubles, takes, drops and beavers); it resigns only a certain loss, and accepts "
-                "a resignation worth what it expects by playing on."
+                f"The computer plays {name} as a bgcore Bot: gnubg's 0-ply cubeful moves and cube decisions "
+                "(it doubles, takes, drops and beavers); it resigns only a certain loss, and accepts a "
+                "resignation worth what it expects by playing on."
             )
         return (
-            f"The computer plays {policy_label(self.policy)}'s best move; it doubles when a quick pubeval rollout gives it a "
-            f"cubeless equity from +{DOUBLE_FROM:.2f} to below +{DOUBLE_BELOW:.2f}, takes when the doubler's is "
-            f"below +{TAKE_BELOW:.2f}, and never resigns."
+            f"The computer plays {name}'s best move; it doubles when a quick pubeval rollout gives it a "
+            f"cubeless equity from +{DOUBLE_FROM:.2f} to below +{DOUBLE_BELOW:.2f}, takes when the "
+            f"doubler's is below +{TAKE_BELOW:.2f}, and never resigns."
         )
 
 
