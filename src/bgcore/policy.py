@@ -66,7 +66,9 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from . import _nn, encode
+import bgcore._nn as _nn
+import bgcore.encode as encode
+
 from .nets import OnnxWildbg, wildbg
 from .nn import NativeEvaluator
 from .rules import CHECKERS
