@@ -136,7 +136,7 @@ def test_require_without_tmux(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.slow
 def test_a_whole_game_typed_in_tmux(terminal: Callable[[list[str]], Terminal]) -> None:
-    term = terminal(["play", "--seed", "4"])  # a game where the computer doubles
+    term = terminal(["play", "--seed", "4", "--opponent", "pubeval"])  # a game where the computer doubles
     hinted = undone = False
     moves_typed = rolls = takes = 0
     last_move: tuple[str, str] | None = None  # (Position ID, move) of the move to undo
