@@ -67,3 +67,6 @@ cdef extern from "bg_cube.h" nogil:
     # the 0-ply cube decision of the player on roll
     void bg_cube_decide(const double *p, const bg_cube_state *s, const bg_met *m, double x,
                         const double *bearoff, bg_cube_decision *out) noexcept
+    # gnubg's judgement of three outcomes (no double, double/take, double/pass): action, best, reply
+    void bg_cube_judge(const double *v, const bg_cube_state *s, const bg_met *m, double win, int win_gammon,
+                       bg_cube_decision *out) noexcept

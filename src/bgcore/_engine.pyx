@@ -27,7 +27,7 @@ from a permutation drawn for its block of 1,296 games.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from libc.math cimport isfinite
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.ref cimport PyObject
@@ -39,6 +39,7 @@ from bgcore.movegen cimport (bg_board, bg_movegen, bg_movegen_new, bg_movegen_fr
 from bgcore.dice cimport bg_dice, bg_dice_seed, bg_dice_roll, bg_dice_below
 from bgcore._pool cimport bg_pool_thread, bg_pool_take, bg_pool_give, bg_pool_submit, bg_pool_wait
 from bgcore._nn cimport bg_nn, native_nets, nn_eval, nn_scratch_bytes
+from bgcore._cube cimport bg_met, bg_cube_state, bg_cube_decision, bg_cube_judge
 
 import numpy as np
 
@@ -46,6 +47,20 @@ cdef extern from "bg_eval.h":
     int bg_is_race(const int8_t *pt) noexcept nogil
     float bg_pubeval(const int8_t *pt, int race, int checkers) noexcept nogil
     float bg_race_score(const int8_t *pt, int checkers) noexcept nogil
+
+cdef extern from "bg_cubeplay.h" nogil:
+    ctypedef struct bg_cubeplay_rules:
+        int32_t length
+        int32_t away[2]
+        int32_t crawford, jacoby, beavers
+    ctypedef struct bg_cubeplay_branch:
+        int32_t cube, owner, over, points
+    int bg_cubeplay_may_double(const bg_cubeplay_rules *r, const bg_cubeplay_branch *b, int player) noexcept
+    void bg_cubeplay_end(bg_cubeplay_branch *b, int winner, int32_t points) noexcept
+    void bg_cubeplay_borne_off(const bg_cubeplay_rules *r, bg_cubeplay_branch *b, int winner, int kind) noexcept
+    int bg_cubeplay_turn(const bg_cubeplay_rules *r, bg_cubeplay_branch *b, int mover, const bg_met *m,
+                         const int8_t *pt, const double *p, const double *q) noexcept
+    bg_cube_state bg_cubeplay_state(const bg_cubeplay_rules *r, const bg_cubeplay_branch *b, int player) noexcept
 
 cdef extern from "bg_platform.h":
     int bg_flag_get(volatile int *p) noexcept nogil
@@ -62,10 +77,21 @@ cdef enum:
     CALLABLE_B = 5
     STRATA = 1296          # the first two rolls: 36 x 36 strata per block
     MAX_THREADS = 64
+    # Cube modes: cubeless games; a cubeful rollout (two branches on one
+    # board, played to the end); money games and whole matches of a duel.
+    CUBELESS = 0
+    CUBE_ROLLOUT = 1
+    CUBE_GAMES = 2
+    CUBE_MATCHES = 3
+    # A player's cube evaluator: none (no cube theory), nets, a Python callable.
+    NO_THEORY = 0
+    NATIVE_THEORY = 1
+    PYTHON_THEORY = 2
 
 # Dice stream numbers: games use 0 .. 2**62 - 1 for their rolls; random
 # choices and the strata permutations have ranges of their own.
 cdef uint64_t CHOICE_STREAMS = 1ULL << 62
+cdef int64_t MAX_PLIES = 2147483647  # a game's (a match's) plies are counted in 32 bits
 cdef uint64_t STRATA_STREAMS = 1ULL << 63
 BLOCK = STRATA
 POLICIES = ("random", "pubeval", "race")
@@ -81,6 +107,20 @@ ctypedef struct bg_lane:
     uint8_t swap           # duel: player p plays policy p ^ swap
     uint8_t waiting        # truncated: waits for the evaluator
     int32_t start, count   # its children in the worker's buffer (Python policies)
+    # The cube (cube modes only).  The mover is player (ply + starter) & 1.
+    uint8_t starter        # the player who moved first (cube duels: the opening roll's)
+    uint8_t cube_done      # the cube turn before this ply's roll is over
+    uint8_t crawford_state # matches: 0 before the Crawford game, 1 in it, 2 after
+    uint8_t cached         # cache holds the board's probabilities by cache_nets
+    uint8_t python_ready[2]  # python_p[k] holds the board's probabilities by Python evaluator k
+    bg_cubeplay_rules rules
+    bg_cubeplay_branch branch[2]
+    int32_t score[2]       # matches: each player's points
+    int32_t games, net     # matches: games played, player 0's points over them
+    int64_t match_plies
+    float cache[5]         # the mover's probabilities by the nets that chose the last move
+    const bg_nn *cache_nets[2]
+    double python_p[2][5]
 
 
 ctypedef struct bg_job:
@@ -94,6 +134,20 @@ ctypedef struct bg_job:
     const bg_nn *eval_race
     int truncate           # plies, or -1
     int stratify, opening, duel, record
+    # The cube: the mode, the branches (rollouts: no double, double/take;
+    # duels: one), the rules of a rollout's or a money duel's games, each
+    # policy's cube theory (the nets, or a Python evaluator's slot) and the
+    # match equity table.  cube_y: (end - first, cube_columns) outcomes.
+    int cube, branches, match_length
+    bg_cubeplay_rules rules
+    bg_cubeplay_branch root[2]
+    int theory[2]
+    const bg_nn *theory_nets[2][2]
+    int theory_slot[2]
+    PyObject *theory_python[2]
+    bg_met met
+    double *cube_y
+    int cube_columns
     int64_t first, end     # games [first, end)
     int64_t next           # the next unclaimed game (under lock)
     PyThread_type_lock lock
@@ -176,11 +230,62 @@ cdef void _start(bg_worker *w, bg_lane *L) noexcept nogil:
         s = w.perm[g % STRATA]
         L.first[0] = s // 36
         L.first[1] = s % 36
+    if job.cube == CUBE_ROLLOUT:
+        L.rules = job.rules
+        L.branch[0] = job.root[0]
+        L.branch[1] = job.root[1]
+        _new_ply(L)
+    elif job.cube == CUBE_GAMES:
+        L.rules = job.rules
+        _new_game(job, L)
+    elif job.cube == CUBE_MATCHES:
+        L.score[0] = L.score[1] = 0
+        L.games = L.net = 0
+        L.match_plies = 0
+        L.crawford_state = 0
+        _new_game(job, L)
+
+
+cdef inline void _new_ply(bg_lane *L) noexcept nogil:
+    """The cube turn before L's next roll is to come; nothing is known of its board."""
+    L.cube_done = 0
+    L.cached = 0
+    L.python_ready[0] = L.python_ready[1] = 0
+
+
+cdef void _new_game(bg_job *job, bg_lane *L) noexcept nogil:
+    """A cube duel's next game on L (the rules already L's in money play):
+    the initial position, the cube centred at 1, and the opening roll, whose
+    higher die moves first (Game's way: player 0's die, then player 1's;
+    ties roll again), kept for ply 0."""
+    cdef int d1, d2, k
+    L.board = job.start
+    L.ply = 0
+    L.branch[0].cube = 1
+    L.branch[0].owner = -1
+    L.branch[0].over = 0
+    L.branch[0].points = 0
+    if job.cube == CUBE_MATCHES:
+        for k in range(2):
+            L.rules.away[k] = job.match_length - L.score[k]
+        L.rules.length = job.match_length
+        L.rules.jacoby = L.rules.beavers = 0
+        if L.crawford_state == 1:
+            L.crawford_state = 2
+        elif L.crawford_state == 0 and (L.rules.away[0] == 1) != (L.rules.away[1] == 1):
+            L.crawford_state = 1
+        L.rules.crawford = L.crawford_state == 1
+    bg_dice_roll(&L.dice, &d1, &d2)
+    while d1 == d2:
+        bg_dice_roll(&L.dice, &d1, &d2)
+    L.starter = d2 > d1
+    L.first[0] = (d1 - 1) * 6 + d2 - 1
+    _new_ply(L)
 
 
 cdef inline void _roll(bg_job *job, bg_lane *L, int *d1, int *d2) noexcept nogil:
     cdef int r
-    if job.stratify and L.ply < 2:
+    if (job.stratify and L.ply < 2) or (job.cube >= CUBE_GAMES and L.ply == 0):
         r = L.first[L.ply]
         d1[0] = r // 6 + 1
         d2[0] = r % 6 + 1
@@ -191,8 +296,13 @@ cdef inline void _roll(bg_job *job, bg_lane *L, int *d1, int *d2) noexcept nogil
             bg_dice_roll(&L.dice, d1, d2)
 
 
+cdef inline int _mover(const bg_lane *L) noexcept nogil:
+    """The player on roll: 0 moved first (on roll at a rollout's start)."""
+    return (L.ply + L.starter) & 1
+
+
 cdef inline int _kind(bg_job *job, bg_lane *L) noexcept nogil:
-    return job.policy[(L.ply & 1) ^ L.swap]
+    return job.policy[_mover(L) ^ L.swap]
 
 
 cdef int _record(bg_worker *w, bg_lane *L) noexcept nogil:
@@ -233,6 +343,35 @@ cdef void _finish(bg_worker *w, bg_lane *L, const double *y, int plies) noexcept
     _start(w, L)
 
 
+cdef void _game_over(bg_worker *w, bg_lane *L, const double *y, int plies) noexcept nogil:
+    """A cube mode's game is over on L, in every branch: write its outcome
+    (a rollout's: the cubeless y and each branch's points; a money duel's:
+    player 0's points) and start the next game, or in a match score it and
+    play on until the match is won (then write who won it, player 0's net
+    points and the games)."""
+    cdef bg_job *job = w.job
+    cdef int64_t i = L.game - job.first
+    cdef int32_t points
+    cdef int b
+    if job.cube != CUBE_MATCHES:
+        for b in range(job.branches):
+            job.cube_y[job.cube_columns * i + b] = L.branch[b].points
+        _finish(w, L, y, plies)
+        return
+    points = L.branch[0].points
+    L.score[0 if points > 0 else 1] += points if points > 0 else -points
+    L.net += points
+    L.games += 1
+    L.match_plies += plies
+    if L.score[0] < job.match_length and L.score[1] < job.match_length:
+        _new_game(job, L)
+        return
+    job.cube_y[3 * i] = L.score[0] >= job.match_length
+    job.cube_y[3 * i + 1] = L.net
+    job.cube_y[3 * i + 2] = L.games
+    _finish(w, L, y, <int>(L.match_plies if L.match_plies < MAX_PLIES else MAX_PLIES))
+
+
 cdef void _advance(bg_worker *w, bg_lane *L, const bg_board *child) noexcept nogil:
     """L's mover plays to child (its view): the game ends, or the opponent is on roll."""
     cdef bg_job *job = w.job
@@ -249,19 +388,26 @@ cdef void _advance(bg_worker *w, bg_lane *L, const bg_board *child) noexcept nog
                 if child.pt[p] < 0:
                     kind = 3
         y[0] = y[1] = y[2] = y[3] = y[4] = 0.0
-        if L.ply & 1:  # player 1 won
+        if _mover(L):  # player 1 won
             y[3] = kind >= 2
             y[4] = kind >= 3
         else:
             y[0] = 1.0
             y[1] = kind >= 2
             y[2] = kind >= 3
-        _finish(w, L, y, L.ply + 1)
+        if job.cube:
+            for p in range(job.branches):
+                bg_cubeplay_borne_off(&L.rules, &L.branch[p], _mover(L), kind)
+            _game_over(w, L, y, L.ply + 1)
+        else:
+            _finish(w, L, y, L.ply + 1)
         return
     bg_flip(child, &L.board)
     L.ply += 1
     if job.truncate >= 0 and L.ply >= job.truncate:
         L.waiting = 1
+    if job.cube:
+        _new_ply(L)
 
 
 cdef inline float _score(int kind, const bg_board *b, int checkers) noexcept nogil:
@@ -282,7 +428,7 @@ cdef int _net_choice(bg_worker *w, const bg_lane *L, int n) noexcept nogil:
     refuses to evaluate.  The children are flipped to the opponent's view to
     be evaluated in one batch, the chosen one flipped back."""
     cdef bg_job *job = w.job
-    cdef int which = (L.ply & 1) ^ L.swap
+    cdef int which = _mover(L) ^ L.swap
     cdef int k, best = 0
     cdef double e, low = 0.0
     for k in range(n):
@@ -302,7 +448,7 @@ cdef int _net_choice(bg_worker *w, const bg_lane *L, int n) noexcept nogil:
 cdef int _native_ply(bg_worker *w, bg_lane *L, int kind) noexcept nogil:
     """One ply of L with a policy run in C; -1 on failure (-2: a network's)."""
     cdef bg_job *job = w.job
-    cdef int d1, d2, n, k, best = 0
+    cdef int d1, d2, n, k, best = 0, which = _mover(L) ^ L.swap, ply = L.ply
     cdef float s, top
     if job.record and _record(w, L) < 0:
         return -1
@@ -325,6 +471,14 @@ cdef int _native_ply(bg_worker *w, bg_lane *L, int kind) noexcept nogil:
                     top = s
                     best = k
     _advance(w, L, &w.scratch[best])
+    if job.cube and kind == NETWORK and n > 1 and L.ply == ply + 1:
+        # The chosen child was evaluated from the new mover's side: its
+        # probabilities serve that player's cube turn, when the nets are its.
+        for k in range(5):
+            L.cache[k] = w.out5[5 * best + k]
+        L.cache_nets[0] = job.contact[which]
+        L.cache_nets[1] = job.race[which]
+        L.cached = 1
     return 0
 
 
@@ -382,7 +536,7 @@ cdef int _python_pass(bg_worker *w, int kind) noexcept nogil:
     cdef bg_lane *L
     for i in range(w.nlanes):
         L = &w.lanes[i]
-        if L.game < 0 or L.waiting or _kind(job, L) != kind:
+        if L.game < 0 or L.waiting or _kind(job, L) != kind or (job.cube and not L.cube_done):
             continue
         if w.cap - nch < BG_MAX_RESULTS:
             if _flush(w, kind - CALLABLE_A, npending, nch) < 0:
@@ -406,7 +560,7 @@ cdef void _finish_truncated(bg_worker *w, bg_lane *L, const double *p) noexcept 
     """Finish L's truncated game with the evaluator's outputs p (its player on roll's view)."""
     cdef double y[5]
     cdef int k
-    if L.ply & 1:  # the evaluator speaks for player 1
+    if _mover(L):  # the evaluator speaks for player 1
         y[0] = 1.0 - p[0]
         y[1] = p[3]
         y[2] = p[4]
@@ -419,6 +573,19 @@ cdef void _finish_truncated(bg_worker *w, bg_lane *L, const double *p) noexcept 
     _finish(w, L, y, L.ply)
 
 
+cdef object _probabilities(bg_worker *w, PyObject *evaluator, int n):
+    """A Python evaluator's probabilities of the n boards gathered in the
+    buffer, checked: float64 (n, 5).  GIL held."""
+    boards = np.frombuffer(PyBytes_FromStringAndSize(<char *>w.children, 26 * n), dtype=np.int8).reshape(n, 26)
+    arr = np.asarray((<object>evaluator)(boards), dtype=np.float64)
+    if arr.shape != (n, 5):
+        raise ValueError(f"an evaluator must return shape ({n}, 5), not {arr.shape}")
+    # (float32's rounding may stray from [0, 1]: a softmax's sum of three outcomes can be 1 + 2**-23)
+    if not (np.isfinite(arr).all() and (arr >= -1e-6).all() and (arr <= 1 + 1e-6).all()):
+        raise ValueError("an evaluator must return probabilities in [0, 1]")
+    return np.ascontiguousarray(arr)
+
+
 cdef int _call_evaluator(bg_worker *w, int n) noexcept:
     """Score the n truncated games gathered in the buffer and finish them;
     -1 on failure (the exception is kept for the caller).  GIL held."""
@@ -426,15 +593,7 @@ cdef int _call_evaluator(bg_worker *w, int n) noexcept:
     cdef const double[:, ::1] p
     cdef int i
     try:
-        boards = np.frombuffer(PyBytes_FromStringAndSize(<char *>w.children, 26 * n),
-                               dtype=np.int8).reshape(n, 26)
-        arr = np.asarray((<object>job.evaluator)(boards), dtype=np.float64)
-        if arr.shape != (n, 5):
-            raise ValueError(f"an evaluator must return shape ({n}, 5), not {arr.shape}")
-        # (float32's rounding may stray from [0, 1]: a softmax's sum of three outcomes can be 1 + 2**-23)
-        if not (np.isfinite(arr).all() and (arr >= -1e-6).all() and (arr <= 1 + 1e-6).all()):
-            raise ValueError("an evaluator must return probabilities in [0, 1]")
-        p = np.ascontiguousarray(arr)
+        p = _probabilities(w, job.evaluator, n)
     except BaseException as exc:
         (<list>job.errors).append(exc)
         bg_flag_set(&job.failed)
@@ -491,12 +650,146 @@ cdef int _evaluate(bg_worker *w) noexcept nogil:
     return _flush_truncated(w, n)
 
 
+# -- the cube ------------------------------------------------------------------------------------------------------
+
+cdef int _theory_probabilities(bg_worker *w, bg_lane *L, int k, double *out) noexcept nogil:
+    """Policy k's cube evaluator's probabilities of L's board (its mover's
+    view) into out: 0; 1 + slot while a Python evaluator (slot) has not
+    seen the board yet; -1 for a net that refuses to evaluate.  Nets reuse
+    the last move choice's evaluation of the board when it was theirs."""
+    cdef bg_job *job = w.job
+    cdef int j, slot
+    if job.theory[k] == PYTHON_THEORY:
+        slot = job.theory_slot[k]
+        if not L.python_ready[slot]:
+            return 1 + slot
+        for j in range(5):
+            out[j] = L.python_p[slot][j]
+        return 0
+    if not (L.cached and L.cache_nets[0] == job.theory_nets[k][0] and L.cache_nets[1] == job.theory_nets[k][1]):
+        if nn_eval(job.theory_nets[k][0], job.theory_nets[k][1], L.board.pt, 1, job.checkers, w.out5,
+                   w.nn_scratch) < 0:
+            return -1
+        for j in range(5):
+            L.cache[j] = w.out5[j]
+        L.cache_nets[0] = job.theory_nets[k][0]
+        L.cache_nets[1] = job.theory_nets[k][1]
+        L.cached = 1
+    for j in range(5):
+        out[j] = L.cache[j]  # float to double, exactly as numpy converts them
+    return 0
+
+
+cdef inline bint _same_theory(bg_job *job, int a, int b) noexcept nogil:
+    if job.theory[a] != job.theory[b]:
+        return False
+    if job.theory[a] == PYTHON_THEORY:
+        return job.theory_slot[a] == job.theory_slot[b]
+    return job.theory_nets[a][0] == job.theory_nets[b][0] and job.theory_nets[a][1] == job.theory_nets[b][1]
+
+
+cdef int _cube_turn(bg_worker *w, bg_lane *L) noexcept nogil:
+    """The cube turn of L's mover, before its roll (none before a game's
+    first move), in every branch where it may double: see bg_cubeplay.h.
+    0 once played (a duel's game passed is over, and L has moved on); 1 +
+    slot while it waits for Python evaluator slot's probabilities; -1 for a
+    net that refuses to evaluate."""
+    cdef bg_job *job = w.job
+    cdef int mover = _mover(L), who = _mover(L) ^ L.swap, b, rc
+    cdef bint open_cube = False
+    cdef double p[5]
+    cdef double q[5]
+    cdef const double *answer = NULL
+    cdef double y[5]
+    if L.ply > 0 and job.theory[who] != NO_THEORY:
+        for b in range(job.branches):
+            open_cube = open_cube or bg_cubeplay_may_double(&L.rules, &L.branch[b], mover)
+    if not open_cube:
+        L.cube_done = 1
+        return 0
+    rc = _theory_probabilities(w, L, who, p)
+    if rc:
+        return rc
+    if job.theory[who ^ 1] != NO_THEORY:
+        answer = p
+        if not _same_theory(job, who, who ^ 1):
+            rc = _theory_probabilities(w, L, who ^ 1, q)
+            if rc:
+                return rc
+            answer = q
+    for b in range(job.branches):
+        if bg_cubeplay_may_double(&L.rules, &L.branch[b], mover):
+            bg_cubeplay_turn(&L.rules, &L.branch[b], mover, &job.met, L.board.pt, p, answer)
+    L.cube_done = 1
+    if job.cube != CUBE_ROLLOUT and L.branch[0].over:  # a duel's game ends at a pass
+        y[0] = y[1] = y[2] = y[3] = y[4] = 0.0
+        _game_over(w, L, y, L.ply)
+    return 0
+
+
+cdef int _call_theory(bg_worker *w, int slot, int n) noexcept:
+    """Python evaluator slot's probabilities of the n boards gathered for
+    cube turns, kept in their lanes; -1 on failure (kept for the caller).
+    GIL held."""
+    cdef bg_job *job = w.job
+    cdef const double[:, ::1] p
+    cdef bg_lane *L
+    cdef int i, k
+    try:
+        p = _probabilities(w, job.theory_python[slot], n)
+    except BaseException as exc:
+        (<list>job.errors).append(exc)
+        bg_flag_set(&job.failed)
+        return -1
+    for i in range(n):
+        L = &w.lanes[w.pending[i]]
+        for k in range(5):
+            L.python_p[slot][k] = p[i, k]
+        L.python_ready[slot] = 1
+    return 0
+
+
+cdef int _cube_python_pass(bg_worker *w) noexcept nogil:
+    """The cube turns waiting for a Python evaluator: the boards of each
+    evaluator in one call, until every lane has played its turn."""
+    cdef bg_job *job = w.job
+    cdef int i, rc, n, slot, rc_slot
+    cdef bg_lane *L
+    while True:
+        n = 0
+        slot = -1
+        for i in range(w.nlanes):
+            L = &w.lanes[i]
+            if L.game < 0 or L.waiting or L.cube_done:
+                continue
+            rc = _cube_turn(w, L)
+            if rc < 0:
+                w.bad_net = 1
+                bg_flag_set(&job.failed)
+                return -1
+            if rc == 0:
+                continue
+            rc_slot = rc - 1
+            if slot < 0:
+                slot = rc_slot
+            if rc_slot == slot:  # (w.cap >= lanes: room for every lane's board)
+                memcpy(w.children[n].pt, L.board.pt, 26)
+                w.pending[n] = i
+                n += 1
+        if n == 0:
+            return 0
+        with gil:
+            if _call_theory(w, slot, n) < 0:
+                return -1
+
+
 cdef void _work(void *arg) noexcept nogil:
     """A worker's share: games claimed one at a time until none are left."""
     cdef bg_worker *w = <bg_worker *>arg
     cdef bg_job *job = w.job
     cdef bint python_a = job.policy[0] == CALLABLE_A or job.policy[1] == CALLABLE_A
     cdef bint python_b = job.policy[0] == CALLABLE_B or job.policy[1] == CALLABLE_B
+    cdef bint python_theory = job.theory[0] == PYTHON_THEORY or job.theory[1] == PYTHON_THEORY
     cdef int i, kind, rc
     cdef bg_lane *L
     for i in range(w.nlanes):
@@ -506,6 +799,14 @@ cdef void _work(void *arg) noexcept nogil:
             L = &w.lanes[i]
             if L.game < 0 or L.waiting:
                 continue
+            if job.cube and not L.cube_done:
+                rc = _cube_turn(w, L)
+                if rc < 0:
+                    w.bad_net = 1
+                    bg_flag_set(&job.failed)
+                    return
+                if rc > 0 or L.game < 0 or not L.cube_done:  # waits for Python, or a new game
+                    continue
             kind = _kind(job, L)
             if kind < CALLABLE_A:
                 rc = _native_ply(w, L, kind)
@@ -516,6 +817,8 @@ cdef void _work(void *arg) noexcept nogil:
                         w.oom = 1
                     bg_flag_set(&job.failed)
                     return
+        if python_theory and _cube_python_pass(w) < 0:
+            return
         if python_a and _python_pass(w, CALLABLE_A) < 0:
             return
         if python_b and _python_pass(w, CALLABLE_B) < 0:
@@ -575,70 +878,51 @@ cdef int _kind_of(object policy, list callables, const bg_nn **contact, const bg
     return CALLABLE_A + len(callables) - 1
 
 
-def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first, int64_t count, tuple policies,
-               *, int truncate=-1, evaluator=None, bint stratify=False, bint opening=False, bint duel=False,
-               bint record=False, int lanes=256, int threads=1):
-    """Play games ``first`` .. ``first + count - 1`` from ``start`` (26 bytes,
-    the view of player 0, on roll) and return ``(y, plies, records)``: each
-    game's outcome from player 0's view (float64 (count, 5): win, win gammon,
-    win backgammon, lose gammon, lose backgammon; an evaluator's estimate for
-    a truncated game), the plies played, and with ``record`` the positions met
-    ``(boards, game, ply)`` in no particular order (else None).
-
-    ``policies``: player 0's and player 1's, each a name of ``POLICIES``, a
-    network (``bgcore.nn.Network`` or ``Composite``: it plays the child that
-    leaves the opponent the lowest cubeless equity, run in C) or a callable
-    ``policy(children, offsets)``; in a duel, odd games swap them.
-    ``evaluator``: a network (run in C) or a Python callable.  The caller has
-    checked every argument: this is the engine's raw entry point.
-    """
-    cdef bg_job job
-    cdef bg_worker *workers
-    cdef bg_pool_thread *pool[MAX_THREADS]
-    cdef list callables = []
-    cdef list errors = []
-    cdef int i, nthreads, nlanes
-    cdef bint python
-    cdef double[:, ::1] y
-    cdef int32_t[::1] plies
-    cdef int64_t total = 0, at
-    cdef size_t nn_bytes = 0
+cdef int _setup(bg_job *job, bytes start, int checkers, uint64_t seed, int64_t first, int64_t count,
+                tuple policies, list callables, list errors, int threads, int lanes) except -1:
+    """The fields of a job every entry point sets: the start, the players'
+    policies, the games; no cube, truncation, evaluator nor records."""
+    cdef int i
     if len(start) != 26 or not 1 <= threads <= MAX_THREADS or lanes < 1 or count < 0:
         raise ValueError("play_games: bad arguments")
+    memset(job, 0, sizeof(bg_job))
     job.start = (<bg_board *><char *>start)[0]
     job.checkers = checkers
     job.seed = seed
-    job.eval_contact = job.eval_race = NULL
     for i in range(2):
-        job.contact[i] = job.race[i] = NULL
         job.policy[i] = _kind_of(policies[i], callables, &job.contact[i], &job.race[i])
-        if job.policy[i] == NETWORK:
-            nn_bytes = max(nn_bytes, nn_scratch_bytes(job.contact[i], job.race[i]))
-    if evaluator is not None and native_nets(evaluator, &job.eval_contact, &job.eval_race):
-        nn_bytes = max(nn_bytes, nn_scratch_bytes(job.eval_contact, job.eval_race))
-    job.truncate = truncate
-    job.stratify = stratify
-    job.opening = opening
-    job.duel = duel
-    job.record = record
+    job.truncate = -1
     job.first = first
     job.end = first + count
     job.next = first
-    job.failed = 0
     job.errors = <PyObject *>errors
-    job.evaluator = <PyObject *>evaluator
-    job.callables[0] = job.callables[1] = NULL
     for i, c in enumerate(callables):
         job.callables[i] = <PyObject *>c
-    if truncate >= 0 and evaluator is None:
-        raise ValueError("play_games: truncate needs an evaluator")
-    y_arr = np.zeros((count, 5), dtype=np.float64)
-    plies_arr = np.zeros(count, dtype=np.int32)
-    y = y_arr
-    plies = plies_arr
-    job.y = &y[0, 0] if count else NULL
-    job.plies = &plies[0] if count else NULL
-    python = bool(callables) or (truncate >= 0 and job.eval_contact == NULL)
+    return 0
+
+
+cdef size_t _nn_bytes(bg_job *job):
+    """The scratch a worker's network calls need (0: no networks)."""
+    cdef size_t n = 0
+    cdef int i
+    for i in range(2):
+        if job.policy[i] == NETWORK:
+            n = max(n, nn_scratch_bytes(job.contact[i], job.race[i]))
+        if job.theory[i] == NATIVE_THEORY:
+            n = max(n, nn_scratch_bytes(job.theory_nets[i][0], job.theory_nets[i][1]))
+    if job.eval_contact != NULL:
+        n = max(n, nn_scratch_bytes(job.eval_contact, job.eval_race))
+    return n
+
+
+cdef object _run(bg_job *job, int64_t count, int threads, int lanes, bint python, list errors):
+    """Play the job's games on ``threads`` threads and raise what failed;
+    the records (boards, game, ply) when the job keeps them, else None."""
+    cdef bg_worker *workers
+    cdef bg_pool_thread *pool[MAX_THREADS]
+    cdef int i, nthreads, nlanes
+    cdef int64_t total = 0, at
+    cdef size_t nn_bytes = _nn_bytes(job)
     nthreads = <int>min(threads, max(count, 1))
     nlanes = <int>min(lanes, max((count + nthreads - 1) // nthreads, 1))
     job.lock = PyThread_allocate_lock()
@@ -647,7 +931,7 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
         if job.lock == NULL or workers == NULL:
             raise MemoryError()
         for i in range(nthreads):
-            if _worker_init(&workers[i], &job, nlanes, python, nn_bytes) < 0:
+            if _worker_init(&workers[i], job, nlanes, python, nn_bytes) < 0:
                 raise MemoryError()
         for i in range(1, nthreads):
             pool[i] = bg_pool_take()
@@ -670,27 +954,26 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
                 raise ValueError("a network refused to evaluate: it is inconsistent")
         if job.next < job.end:  # a forked child whose pool threads never ran
             raise RuntimeError("the game engine left games unplayed")
-        records = None
-        if record:
-            for i in range(nthreads):
-                total += workers[i].nrec
-            boards = np.empty((total, 26), dtype=np.int8)
-            games = np.empty(total, dtype=np.int64)
-            ply = np.empty(total, dtype=np.int32)
-            at = 0
-            for i in range(nthreads):
-                n = workers[i].nrec
-                if n:
-                    boards[at:at + n] = np.frombuffer(
-                        PyBytes_FromStringAndSize(<char *>workers[i].rec_boards, 26 * n), dtype=np.int8
-                    ).reshape(n, 26)
-                    games[at:at + n] = np.frombuffer(
-                        PyBytes_FromStringAndSize(<char *>workers[i].rec_game, 8 * n), dtype=np.int64)
-                    ply[at:at + n] = np.frombuffer(
-                        PyBytes_FromStringAndSize(<char *>workers[i].rec_ply, 4 * n), dtype=np.int32)
-                at += n
-            records = (boards, games, ply)
-        return y_arr, plies_arr, records
+        if not job.record:
+            return None
+        for i in range(nthreads):
+            total += workers[i].nrec
+        boards = np.empty((total, 26), dtype=np.int8)
+        games = np.empty(total, dtype=np.int64)
+        ply = np.empty(total, dtype=np.int32)
+        at = 0
+        for i in range(nthreads):
+            n = workers[i].nrec
+            if n:
+                boards[at:at + n] = np.frombuffer(
+                    PyBytes_FromStringAndSize(<char *>workers[i].rec_boards, 26 * n), dtype=np.int8
+                ).reshape(n, 26)
+                games[at:at + n] = np.frombuffer(
+                    PyBytes_FromStringAndSize(<char *>workers[i].rec_game, 8 * n), dtype=np.int64)
+                ply[at:at + n] = np.frombuffer(
+                    PyBytes_FromStringAndSize(<char *>workers[i].rec_ply, 4 * n), dtype=np.int32)
+            at += n
+        return boards, games, ply
     finally:
         if workers != NULL:
             for i in range(nthreads):
@@ -698,6 +981,150 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
             free(workers)
         if job.lock != NULL:
             PyThread_free_lock(job.lock)
+
+
+def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first, int64_t count, tuple policies,
+               *, int truncate=-1, evaluator=None, bint stratify=False, bint opening=False, bint duel=False,
+               bint record=False, int lanes=256, int threads=1):
+    """Play games ``first`` .. ``first + count - 1`` from ``start`` (26 bytes,
+    the view of player 0, on roll) and return ``(y, plies, records)``: each
+    game's outcome from player 0's view (float64 (count, 5): win, win gammon,
+    win backgammon, lose gammon, lose backgammon; an evaluator's estimate for
+    a truncated game), the plies played, and with ``record`` the positions met
+    ``(boards, game, ply)`` in no particular order (else None).
+
+    ``policies``: player 0's and player 1's, each a name of ``POLICIES``, a
+    network (``bgcore.nn.Network`` or ``Composite``: it plays the child that
+    leaves the opponent the lowest cubeless equity, run in C) or a callable
+    ``policy(children, offsets)``; in a duel, odd games swap them.
+    ``evaluator``: a network (run in C) or a Python callable.  The caller has
+    checked every argument: this is the engine's raw entry point.
+    """
+    cdef bg_job job
+    cdef list callables = []
+    cdef list errors = []
+    cdef double[:, ::1] y
+    cdef int32_t[::1] plies
+    _setup(&job, start, checkers, seed, first, count, policies, callables, errors, threads, lanes)
+    if evaluator is not None:
+        native_nets(evaluator, &job.eval_contact, &job.eval_race)
+    job.truncate = truncate
+    job.stratify = stratify
+    job.opening = opening
+    job.duel = duel
+    job.record = record
+    job.evaluator = <PyObject *>evaluator
+    if truncate >= 0 and evaluator is None:
+        raise ValueError("play_games: truncate needs an evaluator")
+    y_arr = np.zeros((count, 5), dtype=np.float64)
+    plies_arr = np.zeros(count, dtype=np.int32)
+    y = y_arr
+    plies = plies_arr
+    job.y = &y[0, 0] if count else NULL
+    job.plies = &plies[0] if count else NULL
+    python = bool(callables) or (truncate >= 0 and job.eval_contact == NULL)
+    records = _run(&job, count, threads, lanes, python, errors)
+    return y_arr, plies_arr, records
+
+
+def play_cubeful(bytes start not None, int checkers, uint64_t seed, int64_t first, int64_t count, tuple policies,
+                 tuple theories, const double[::1] pre not None, const double[::1] post not None, *,
+                 tuple rules=(0, 0, 0, 0, 0, 0), tuple root=((1, -1),), int match_length=0, bint stratify=False,
+                 bint duel=False, int lanes=256, int threads=1):
+    """Play games (or matches) with the cube: ``(y, plies, cube_y)``.
+
+    Three modes.  A cubeful rollout (``duel`` false): games ``first`` ..
+    ``first + count - 1`` from ``start`` (player 0 on roll, before the
+    roll), one branch of the cube for each of ``root`` (``(cube, owner)``,
+    owner -1 centred, else the player), all on the same board, played to
+    the end: ``y`` the cubeless outcomes as ``play_games`` gives them,
+    ``cube_y`` (count, len(root)) player 0's points in each branch.  A money
+    duel (``duel``, ``match_length`` 0): games from the initial position,
+    the cube centred at 1, odd games with the policies swapped on the dice
+    of the game before, the opening roll choosing who moves first, each
+    game ending at a pass; ``cube_y`` (count, 1) player 0's points.  A match
+    duel (``match_length`` N): whole N-point matches, the Crawford rule on;
+    ``cube_y`` (count, 3): whether player 0 won, player 0's net points and
+    the games played (``plies``: all the match's plies).
+
+    ``rules``: (length, player 0's away, player 1's away, crawford, jacoby,
+    beavers) of a rollout's or money duel's games.  ``theories``: each
+    policy's cube evaluator, a network (run in C) or a Python callable
+    ``boards -> (n, 5)``, or None for a player that never doubles and always
+    takes.  ``pre``, ``post``: the match equity table
+    (``bgcore.met.met_arrays()``).  The caller has checked every argument.
+    """
+    cdef bg_job job
+    cdef list callables = []
+    cdef list errors = []
+    cdef list pythons = []
+    cdef double[:, ::1] y
+    cdef double[:, ::1] cube_y
+    cdef int32_t[::1] plies
+    cdef int i, k
+    _setup(&job, start, checkers, seed, first, count, policies, callables, errors, threads, lanes)
+    job.stratify = stratify
+    job.duel = duel
+    job.match_length = match_length
+    job.cube = CUBE_MATCHES if match_length else (CUBE_GAMES if duel else CUBE_ROLLOUT)
+    job.branches = len(root)
+    if not 1 <= job.branches <= 2 or len(rules) != 6 or len(theories) != 2:
+        raise ValueError("play_cubeful: bad arguments")
+    job.rules.length, job.rules.away[0], job.rules.away[1], job.rules.crawford, job.rules.jacoby, \
+        job.rules.beavers = rules
+    for i in range(job.branches):
+        job.root[i].cube, job.root[i].owner = root[i]
+    for i in range(2):
+        theory = theories[i]
+        if theory is None:
+            job.theory[i] = NO_THEORY
+        elif native_nets(theory, &job.theory_nets[i][0], &job.theory_nets[i][1]):
+            job.theory[i] = NATIVE_THEORY
+        else:
+            job.theory[i] = PYTHON_THEORY
+            for k, c in enumerate(pythons):
+                if c is theory:
+                    job.theory_slot[i] = k
+                    break
+            else:
+                pythons.append(theory)
+                job.theory_slot[i] = len(pythons) - 1
+                job.theory_python[len(pythons) - 1] = <PyObject *>theory
+    job.met.pre = &pre[0]
+    job.met.post = &post[0]
+    job.met.size = post.shape[0]
+    job.cube_columns = 3 if match_length else job.branches
+    y_arr = np.zeros((count, 5), dtype=np.float64)
+    plies_arr = np.zeros(count, dtype=np.int32)
+    cube_arr = np.zeros((count, job.cube_columns), dtype=np.float64)
+    y = y_arr
+    plies = plies_arr
+    cube_y = cube_arr
+    job.y = &y[0, 0] if count else NULL
+    job.plies = &plies[0] if count else NULL
+    job.cube_y = &cube_y[0, 0] if count else NULL
+    _run(&job, count, threads, lanes, bool(callables) or bool(pythons), errors)
+    return y_arr, plies_arr, cube_arr
+
+
+def cube_judge(tuple values, tuple state, double win, bint win_gammon, const double[::1] pre not None,
+               const double[::1] post not None):
+    """bg_cube.h's judgement of a cube action's three values (no double,
+    double/take, double/pass; money per unit of the cube, match MWC) in
+    ``state`` (bg_cube_state's seven ints) for a player whose winning chance
+    is ``win``: (best, action, response), as ``bgcore.cube.cube_decision``
+    judges its 0-ply values; here a cubeful rollout's."""
+    cdef double v[3]
+    cdef bg_cube_state s
+    cdef bg_met m
+    cdef bg_cube_decision d
+    v[0], v[1], v[2] = values
+    s.away, s.opp_away, s.cube, s.owner, s.crawford, s.jacoby, s.beavers = state
+    m.pre = &pre[0]
+    m.post = &post[0]
+    m.size = post.shape[0]
+    bg_cube_judge(v, &s, &m, win, win_gammon, &d)
+    return d.best, d.action, d.response
 
 
 def strata(uint64_t seed, int64_t block):
@@ -711,3 +1138,15 @@ def strata(uint64_t seed, int64_t block):
     for i in range(STRATA):
         out[i] = perm[i]
     return out
+
+
+def may_double(tuple rules, tuple branch, int player):
+    """Whether ``player`` on roll may usefully double in a game of ``rules``
+    (as ``play_cubeful`` takes them) with the cube ``branch`` ((cube, owner),
+    owner -1 centred, else the player): bg_cubeplay.h's rule."""
+    cdef bg_cubeplay_rules r
+    cdef bg_cubeplay_branch b
+    r.length, r.away[0], r.away[1], r.crawford, r.jacoby, r.beavers = rules
+    b.cube, b.owner = branch
+    b.over = b.points = 0
+    return bool(bg_cubeplay_may_double(&r, &b, player))

@@ -520,23 +520,23 @@ BG_CUBE_INLINE int bg_cube_action(const double e[3], const bg_cube_state *s, dou
     return win_gammon ? (centred ? BG_TOOGOOD_PASS : BG_TOOGOODRE_PASS) : (centred ? BG_DOUBLE_PASS : BG_REDOUBLE_PASS);
 }
 
-/* gnubg's 0-ply cube decision for the player on roll (GeneralCubeDecisionE
-   and FindCubeDecision): the three outcomes, the proper action, its value
-   and the doubled player's reply (pass when a take gives the doubler at
-   least as much; a beaver, with beavers in money play, when the take
-   leaves the doubler at most 0). */
-BG_CUBE_INLINE void bg_cube_decide(const double *p, const bg_cube_state *s, const bg_met *m, double x,
-                                   const double *bearoff, bg_cube_decision *out) {
-    double q[5], v[3], e[3];
-    const double *pp = bg_cube_probs(p, bearoff, q);
+/* gnubg's judgement of the three outcomes v[3] of a cube action (no
+   double, double/take, double/pass: money per unit of the cube, match MWC)
+   of the player on roll in state s, whose winning chance is `win` and who
+   can (win_gammon != 0) win a gammon: the proper action, its value and the
+   doubled player's reply (pass when a take gives the doubler at least as
+   much; a beaver, with beavers in money play, when the take leaves the
+   doubler at most 0).  The values may be 0-ply estimates or a rollout's. */
+BG_CUBE_INLINE void bg_cube_judge(const double v[3], const bg_cube_state *s, const bg_met *m, double win,
+                                  int win_gammon, bg_cube_decision *out) {
+    double e[3];
     int best;
-    bg_cube_options(p, s, m, x, bearoff, v);
     for (int k = 0; k < 3; k++)
         e[k] = s->away ? bg_cube_mwc_to_eq(v[k], s, m) : v[k];
     out->no_double = v[0];
     out->double_take = v[1];
     out->double_pass = v[2];
-    out->action = bg_cube_action(e, s, pp[0], pp[1] > 0.0, &best);
+    out->action = bg_cube_action(e, s, win, win_gammon, &best);
     out->best = v[best];
     if (e[1] >= e[2])
         out->response = BG_PASS;
@@ -544,6 +544,16 @@ BG_CUBE_INLINE void bg_cube_decide(const double *p, const bg_cube_state *s, cons
         out->response = BG_BEAVER;
     else
         out->response = BG_TAKE;
+}
+
+/* gnubg's 0-ply cube decision for the player on roll (GeneralCubeDecisionE
+   and FindCubeDecision): the three outcomes, judged by bg_cube_judge. */
+BG_CUBE_INLINE void bg_cube_decide(const double *p, const bg_cube_state *s, const bg_met *m, double x,
+                                   const double *bearoff, bg_cube_decision *out) {
+    double q[5], v[3];
+    const double *pp = bg_cube_probs(p, bearoff, q);
+    bg_cube_options(p, s, m, x, bearoff, v);
+    bg_cube_judge(v, s, m, pp[0], pp[1] > 0.0, out);
 }
 
 #endif /* BG_CUBE_H */
