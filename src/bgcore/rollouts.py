@@ -37,7 +37,7 @@ import math
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -45,9 +45,14 @@ import bgcore._acey as _acey
 import bgcore._engine as _engine
 
 from .acey import AceyDeuceyPosition
+from .cube import _RESPONSES, CubeAction, CubeDecision, CubeInfo, Response
+from .cube import _state as _cube_state
 from .errors import IllegalActionError
+from .met import _after, _score, met_arrays
+from .nn import NativeEvaluator
 from .policy import (
     Evaluator,
+    Greedy,
     Policy,
     check_evaluator,
     check_int,
@@ -57,6 +62,7 @@ from .policy import (
     policy_name,
 )
 from .position import Position
+from .rules import CHECKERS
 
 if TYPE_CHECKING:
     from .game import Game
@@ -64,6 +70,7 @@ if TYPE_CHECKING:
 __all__ = [
     "rollout",
     "RolloutResult",
+    "CubefulRolloutResult",
     "BLOCK",
     "MAX_GAMES",
     "MAX_IN_FLIGHT",
@@ -125,13 +132,13 @@ def _outer_sum(v: np.ndarray) -> np.ndarray:
 
 
 def _block_stats(y: np.ndarray, first: int, seed: int, stratify: bool) -> _Stats:
-    """The statistics of games first .. first + len(y) - 1 (first a multiple of BLOCK)."""
-    n = len(y)
+    """The statistics of games first .. first + len(y) - 1 (first a multiple of BLOCK), y one row a game."""
+    n, k = y.shape
     starts = range(0, n, BLOCK)
     games = np.array([min(BLOCK, n - s) for s in starts], dtype=np.int64)
-    sums = np.stack([y[s : s + BLOCK].sum(axis=0) for s in starts]) if n else np.zeros((0, 5))
-    squares = np.stack([_outer_sum(y[s : s + BLOCK]) for s in starts]) if n else np.zeros((0, 5, 5))
-    pairs = np.zeros((len(games), 5, 5))
+    sums = np.stack([y[s : s + BLOCK].sum(axis=0) for s in starts]) if n else np.zeros((0, k))
+    squares = np.stack([_outer_sum(y[s : s + BLOCK]) for s in starts]) if n else np.zeros((0, k, k))
+    pairs = np.zeros((len(games), k, k))
     if stratify:
         lo, hi = _PAIRS
         for k, s in enumerate(starts):
@@ -151,7 +158,7 @@ def _estimate(stats: _Stats, stratify: bool) -> tuple[np.ndarray, np.ndarray]:
     n = int(stats.games.sum())
     mean = stats.sums.sum(axis=0) / n
     if n < 2:
-        return mean, np.full((5, 5), math.nan)
+        return mean, np.full((len(mean), len(mean)), math.nan)
     per_game = (stats.squares.sum(axis=0) - n * np.outer(mean, mean)) / (n - 1)
     if stratify:
         full = stats.games == BLOCK
@@ -218,6 +225,100 @@ class RolloutResult:
         return text + ">"
 
 
+@dataclass(frozen=True)
+class CubefulRolloutResult:
+    """A cubeful rollout's estimates of the cube decision of the player on roll at the start.
+
+    ``no_double``: the cubeful value of playing on without doubling now;
+    ``double_take``: of doubling, the opponent taking (the cube at twice its
+    value, the opponent's); ``double_pass``: of the opponent passing. Money
+    play: equities per unit of the cube at the start (``double_pass`` is
+    1.0); match play (``mwc``): match winning chances. Each with its
+    standard error; ``take_gain_stderr`` is that of ``double_take -
+    no_double``, small since both are played on the same dice. When the
+    player on roll may not double (the opponent owns the cube, the Crawford
+    game, a dead cube) only ``no_double`` is rolled out and the double's
+    values, errors and ``response`` are None.
+
+    ``action`` and ``response`` are the decision those values imply, by
+    gnubg's rules (:func:`bgcore.cube.cube_decision`'s, with the rollout's
+    cubeless winning chance for its "too good" and "double, pass" cases),
+    ``best`` its value: the position's cubeful equity (or MWC). ``cubeless``
+    is the rollout's cubeless result: the same games, the same numbers as
+    ``rollout(..., cube=False)`` with the same seed.
+    """
+
+    no_double: float
+    no_double_stderr: float
+    double_take: float | None
+    double_take_stderr: float | None
+    double_pass: float | None
+    take_gain_stderr: float | None
+    best: float
+    action: CubeAction
+    response: Response | None
+    mwc: bool
+    cubeless: RolloutResult
+
+    @property
+    def games(self) -> int:
+        """The games played."""
+        return self.cubeless.games
+
+    @property
+    def seed(self) -> int:
+        """The dice's seed."""
+        return self.cubeless.seed
+
+    @property
+    def policy(self) -> str:
+        """The name of the policy of both sides (its probabilities made the cube decisions)."""
+        return self.cubeless.policy
+
+    @property
+    def decision(self) -> CubeDecision | None:
+        """The result as a :class:`~bgcore.cube.CubeDecision` (None when the player on roll may not double)."""
+        if self.double_take is None or self.double_pass is None or self.response is None:
+            return None
+        return CubeDecision(
+            self.no_double, self.double_take, self.double_pass, self.best, self.action, self.response, self.mwc
+        )
+
+    def _rows(self) -> list[tuple[str, float, float | None]]:
+        rows: list[tuple[str, float, float | None]] = [("no double", self.no_double, self.no_double_stderr)]
+        if self.double_take is not None and self.double_pass is not None:
+            rows.append(("double/take", self.double_take, self.double_take_stderr))
+            rows.append(("double/pass", self.double_pass, None))
+        return rows
+
+    def __str__(self) -> str:
+        unit = "match winning chances" if self.mwc else "equities per unit of the cube"
+        lines = [
+            f"cubeful rollout of {self.games:,} games, {self.policy} for both sides, seed {self.seed} "
+            f"({unit}, ± standard error)"
+        ]
+        sign = "" if self.mwc else "+"
+        for name, value, stderr in self._rows():
+            text = f"{name:>22}  {value:{sign}8.5f}"
+            if stderr is not None:
+                lo, hi = interval95(value, stderr)
+                text += f" ± {stderr:.5f}   95%: {lo:{sign}.5f} to {hi:{sign}.5f}"
+            lines.append(text)
+        if self.double_take is not None and self.take_gain_stderr is not None:
+            gain = self.double_take - self.no_double
+            lines.append(f"{'double/take - no double':>22}  {gain:+8.5f} ± {self.take_gain_stderr:.5f}")
+        lines.append(f"{'cubeless equity':>22}  {self.cubeless.equity:+8.5f} ± {self.cubeless.equity_stderr:.5f}")
+        lines.append(f"{'proper cube action':>22}  {self.action.text}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{name} {value:.5f}" for name, value, _ in self._rows())
+        return (
+            f"<CubefulRolloutResult of {self.games:,} games, {self.policy}, seed {self.seed}: {values}: "
+            f"{self.action.text}>"
+        )
+
+
 def at_most(value: int, what: str, high: int, said: str) -> int:
     """``value`` when it is at most ``high`` (``said`` in words), else a
     ValueError naming ``what``: the upper bound of a count from outside,
@@ -254,6 +355,20 @@ class _Spec:
     in_flight: int
     threads: int
     acey_deucey: bool = False  # board is acey-deucey's 28 slots: random games of _acey
+    cube: _Cube | None = None  # a cubeful rollout's
+
+
+@dataclass(frozen=True)
+class _Cube:
+    """A cubeful rollout's cube: the engine's rules and branches (no double;
+    double/take when the player on roll may double), the start's cube state
+    as bg_cube_state's seven ints, and for a match the score that turns
+    points into match winning chances."""
+
+    rules: tuple[int, int, int, int, int, int]
+    root: tuple[tuple[int, int], ...]
+    state: tuple[int, int, int, int, int, int, int]
+    match: Any = None  # met's _Score of the player on roll, cube 1
 
 
 def _first_rolls(seed: int, first: int, count: int) -> np.ndarray:
@@ -280,11 +395,54 @@ def _acey_games(spec: _Spec, first: int, count: int) -> np.ndarray:
         return np.concatenate(list(pool.map(part, range(spec.threads))))
 
 
+def _cube_evaluator(policy: Policy, checkers: int) -> NativeEvaluator | Evaluator | None:
+    """The evaluator behind an evaluator policy, whose probabilities make its
+    cube decisions (a native one runs in C); None for another policy."""
+    engine = for_engine(policy, checkers)
+    if isinstance(engine, NativeEvaluator):
+        return engine
+    if isinstance(engine, Greedy):
+        return evaluator_for_engine(engine.evaluator, checkers)
+    return None
+
+
+def _values(points: np.ndarray, cube: _Cube) -> np.ndarray:
+    """Each branch's points for the player on roll as its value: per unit of
+    the cube at the start (money), or the match winning chance after the game."""
+    if cube.match is None:
+        return points / cube.state[2]
+    values = np.empty(points.shape)
+    for k in np.unique(points):
+        values[points == k] = _after(cube.match, abs(int(k)), k > 0)
+    return values
+
+
 def _play(spec: _Spec, first: int, count: int) -> _Stats:
-    """Games first .. first + count - 1 of a rollout, as block statistics."""
+    """Games first .. first + count - 1 of a rollout, as block statistics
+    (of the five outputs, then in a cubeful rollout each branch's value)."""
     if spec.acey_deucey:
         return _block_stats(_acey_games(spec, first, count), first, spec.seed, spec.stratify)
     policy = for_engine(spec.policy, spec.checkers)
+    if spec.cube is not None:
+        theory = _cube_evaluator(spec.policy, spec.checkers)
+        pre, post = met_arrays()
+        y, _, points = _engine.play_cubeful(
+            spec.board,
+            spec.checkers,
+            spec.seed,
+            first,
+            count,
+            (policy, policy),
+            (theory, theory),
+            pre,
+            post,
+            rules=spec.cube.rules,
+            root=spec.cube.root,
+            stratify=spec.stratify,
+            lanes=spec.in_flight,
+            threads=spec.threads,
+        )
+        return _block_stats(np.hstack([y, _values(points, spec.cube)]), first, spec.seed, spec.stratify)
     y, _, _ = _engine.play_games(
         spec.board,
         spec.checkers,
@@ -323,6 +481,88 @@ def _chunks(games: int, blocks_per_chunk: int) -> Iterator[tuple[int, int]]:
         yield first, min(step, games - first)
 
 
+def _cube_spec(position: Position, game: Game | None, policy: Policy) -> _Cube:
+    """The cube of a cubeful rollout of ``position`` (money, the cube
+    centred) or ``game`` (its cube and score), checked."""
+    if _cube_evaluator(policy, position.checkers) is None:
+        raise ValueError(
+            "a cubeful rollout needs an evaluator as its policy (a network, 'wildbg' or greedy(evaluator)), whose "
+            f"probabilities make the cube decisions; {policy_name(policy)!r} has none"
+        )
+    if position.checkers != CHECKERS:
+        raise ValueError(f"a cubeful rollout plays boards of {CHECKERS} checkers a side, not {position.checkers}")
+    if game is None:
+        state, match = _cube_state(CubeInfo()), None
+    else:
+        if not game.cube_enabled:
+            raise ValueError("this game is played without the doubling cube: roll it out with cube=False")
+        if game.max_cube not in (None, 4096):
+            raise ValueError(f"a cubeful rollout's cube goes up to 4096, gnubg's limit, not max_cube={game.max_cube}")
+        state = _cube_state(game)
+        match = _score(game.match_length, game.score, 1, game.on_roll, game.crawford) if game.match_length else None
+    away, opponent_away, cube, owner, crawford, jacoby, beavers = state
+    rules = (game.match_length if game is not None else 0, away, opponent_away, crawford, jacoby, beavers)
+    no_double = (cube, owner)  # the player on roll is the engine's player 0, as the state's owner says
+    root: tuple[tuple[int, int], ...] = (no_double,)
+    if _engine.may_double(rules, no_double, 0):
+        root += ((2 * cube, 1),)
+    return _Cube(rules, root, state, match)
+
+
+@overload
+def rollout(
+    start: Position | Game,
+    *,
+    games: int = ...,
+    policy: Policy = ...,
+    seed: int = ...,
+    truncate: int | None = ...,
+    evaluator: Evaluator | str | None = ...,
+    stratify: bool = ...,
+    threads: int = ...,
+    executor: Executor | Any | None = ...,
+    progress: bool = ...,
+    in_flight: int = ...,
+    cube: Literal[False] = ...,
+) -> RolloutResult: ...
+
+
+@overload
+def rollout(
+    start: Position | Game,
+    *,
+    games: int = ...,
+    policy: Policy = ...,
+    seed: int = ...,
+    truncate: int | None = ...,
+    evaluator: Evaluator | str | None = ...,
+    stratify: bool = ...,
+    threads: int = ...,
+    executor: Executor | Any | None = ...,
+    progress: bool = ...,
+    in_flight: int = ...,
+    cube: Literal[True],
+) -> CubefulRolloutResult: ...
+
+
+@overload
+def rollout(
+    start: Position | Game,
+    *,
+    games: int = ...,
+    policy: Policy = ...,
+    seed: int = ...,
+    truncate: int | None = ...,
+    evaluator: Evaluator | str | None = ...,
+    stratify: bool = ...,
+    threads: int = ...,
+    executor: Executor | Any | None = ...,
+    progress: bool = ...,
+    in_flight: int = ...,
+    cube: bool,
+) -> RolloutResult | CubefulRolloutResult: ...
+
+
 def rollout(
     start: Position | Game,
     *,
@@ -336,7 +576,8 @@ def rollout(
     executor: Executor | Any | None = None,
     progress: bool = False,
     in_flight: int = 256,
-) -> RolloutResult:
+    cube: bool = False,
+) -> RolloutResult | CubefulRolloutResult:
     """Roll out ``start``: play it to the end ``games`` times and average.
 
     ``start`` is a :class:`~bgcore.Position` (the player on roll, before the
@@ -358,6 +599,18 @@ def rollout(
     ``in_flight``: games each thread plays at once (a Python policy scores
     all their candidates in one call).
 
+    ``cube=True`` rolls out the cube decision of the player on roll and
+    returns a :class:`CubefulRolloutResult`: each game is played twice on
+    the same board, once without a double now and once doubled and taken
+    (when the player may double), each player doubling, taking, passing or
+    beavering by gnubg's 0-ply cube theory (:mod:`bgcore.cube`) on the
+    probabilities of ``policy``, which must be an evaluator (a network,
+    ``"wildbg"`` or :func:`~bgcore.policy.greedy` of one); the moves are its
+    cubeless greedy ones, so both branches and the cubeless rollout play the
+    same checkers. A :class:`~bgcore.Game` gives its cube, score, Crawford
+    game, Jacoby rule and beavers; a :class:`~bgcore.Position` is a money
+    game with the cube centred. No truncation.
+
     The counts are bounded before any game is played: ``games`` at most
     :data:`MAX_GAMES`, ``threads`` 1 to 64, ``in_flight`` 1 to
     :data:`MAX_IN_FLIGHT`, ``truncate`` at most :data:`MAX_TRUNCATE`; a
@@ -377,7 +630,13 @@ def rollout(
         raise ValueError("an acey-deucey rollout plays the random policy to the end: policy='random', no truncate")
     if game is not None and game.match_length:
         _linear(game.mwc)  # a match the equity table does not cover fails here, before any game is played
+    cube_spec = None
+    if cube:
+        if truncate is not None or acey_deucey:
+            raise ValueError("a cubeful rollout plays standard games to the end: no truncate, no acey-deucey")
+        cube_spec = _cube_spec(position, game, check_policy(policy))
     spec = _Spec(
+        cube=cube_spec,
         acey_deucey=acey_deucey,
         board=position.to_array().tobytes(),
         checkers=position.checkers,
@@ -407,6 +666,8 @@ def rollout(
     finally:
         if bar is not None:
             bar.close()
+    if cube_spec is not None:
+        return _cubeful_result(_merge(parts), spec, cube_spec, game)
     return _result(_merge(parts), spec, game)
 
 
@@ -431,7 +692,10 @@ class _Progress:
         done = int(stats.games.sum())
         elapsed = self.progress.tasks[0].elapsed or 0.0
         rate = f"{done / elapsed:,.0f}" if elapsed > 0 else "-"
-        equity = f"{_EQUITY @ mean - 1:+.4f} ± {_sd(cov, _EQUITY):.4f}"
+        if len(mean) > 5:  # a cubeful rollout's: no double's value
+            equity = f"{mean[5]:+.4f} ± {math.sqrt(max(cov[5, 5], 0.0)):.4f}"
+        else:
+            equity = f"{_EQUITY @ mean - 1:+.4f} ± {_sd(cov, _EQUITY):.4f}"
         self.progress.update(self.task, completed=done)
         self.show(done, {"equity": equity, "rate": rate})
 
@@ -503,4 +767,39 @@ def _result(stats: _Stats, spec: _Spec, game: Game | None) -> RolloutResult:
         policy=policy_name(spec.policy),
         mwc=mwc,
         mwc_stderr=mwc_stderr,
+    )
+
+
+def _columns(stats: _Stats, k: int) -> _Stats:
+    """The statistics of the first k outputs."""
+    return _Stats(stats.games, stats.sums[:, :k], stats.squares[:, :k, :k], stats.pairs[:, :k, :k])
+
+
+def _cubeful_result(stats: _Stats, spec: _Spec, cube: _Cube, game: Game | None) -> CubefulRolloutResult:
+    cubeless = _result(_columns(stats, 5), spec, game)
+    mean, cov = _estimate(stats, spec.stratify)
+    unit = np.eye(len(mean))
+    no_double, no_double_stderr = float(mean[5]), _sd(cov, unit[5])
+    double_take = double_take_stderr = double_pass = gain_stderr = None
+    values = (no_double, no_double, no_double)  # no double to judge: the decision is the cube's state
+    if len(cube.root) == 2:
+        double_take, double_take_stderr = float(mean[6]), _sd(cov, unit[6])
+        gain_stderr = _sd(cov, unit[6] - unit[5])
+        double_pass = 1.0 if cube.match is None else _after(cube.match, cube.state[2], True)
+        values = (no_double, double_take, double_pass)
+    pre, post = met_arrays()
+    win, win_gammon = cubeless.probabilities[0], cubeless.probabilities[1] > 0.0
+    best, action, response = _engine.cube_judge(values, cube.state, win, win_gammon, pre, post)
+    return CubefulRolloutResult(
+        no_double=no_double,
+        no_double_stderr=no_double_stderr,
+        double_take=double_take,
+        double_take_stderr=double_take_stderr,
+        double_pass=double_pass,
+        take_gain_stderr=gain_stderr,
+        best=float(best),
+        action=CubeAction(action),
+        response=_RESPONSES[response] if double_take is not None else None,
+        mwc=cube.match is not None,
+        cubeless=cubeless,
     )
