@@ -49,3 +49,14 @@ def test_a_network_rollout_on_a_cluster_equals_the_local_one(client) -> None:
     for policy in (small_net(3), "wildbg"):  # a Network pickles; a name loads the net on each worker
         kwargs = dict(games=2 * BLOCK + 50, policy=policy, seed=4, truncate=9, evaluator="wildbg")
         assert rollout(start, executor=client, **kwargs) == rollout(start, threads=2, **kwargs)
+
+
+@pytest.mark.slow
+def test_a_cubeful_rollout_on_a_cluster_equals_the_local_one(client) -> None:
+    from bgcore import Game
+    from bgcore.ids import MatchId
+
+    for match_id in (MatchId(jacoby=True), MatchId(match_length=7, score=(3, 4))):
+        game = Game.from_ids("LR7hAQOMrw+CAA", match_id.encode(), beavers=not match_id.match_length)
+        kwargs = dict(games=2 * BLOCK + 50, policy="wildbg", seed=6, cube=True)
+        assert rollout(game, executor=client, **kwargs) == rollout(game, threads=2, **kwargs)

@@ -7,9 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
-from bgcore import DuelResult, Position, duel
+import cube_model as model
+from bgcore import DuelResult, Position, duel, nets
 from bgcore.rules import ROLLS
-from bgcore.selfplay import SelfPlay, play
+from bgcore.selfplay import Player, SelfPlay, _cube_games, duel_matches, play
 from refused import refused
 
 
@@ -152,3 +153,128 @@ def test_a_duel_names_its_policies_and_prints_its_interval() -> None:
     )
     # the names do not count in equality: the same games, the same result
     assert result == duel(lambda c, o: fewest_pips(c, o), "random", games=400, seed=6)
+
+
+# -- the cube -------------------------------------------------------------------------------------------------
+
+
+def pips(bias: float):  # type: ignore[no-untyped-def]
+    """A crude evaluator from the pip counts, ``bias`` in favour of the player on roll, with gammons."""
+
+    def evaluate(boards: np.ndarray) -> np.ndarray:
+        b = np.asarray(boards, dtype=np.int64)
+        mine = np.clip(b[:, 1:26], 0, None) @ np.arange(1, 26)
+        theirs = np.clip(-b[:, 0:25], 0, None) @ np.arange(25, 0, -1)
+        win = np.clip(0.5 + bias + (theirs - mine) / 60, 0.02, 0.98)
+        p = np.zeros((len(b), 5))
+        p[:, 0] = win
+        p[:, 1] = 0.3 * win**2
+        p[:, 3] = 0.3 * (1 - win) ** 2
+        return p
+
+    return evaluate
+
+
+WILDBG = nets.wildbg()
+OPTIMIST, PESSIMIST = pips(0.12), pips(-0.12)
+
+
+@pytest.mark.parametrize("rules", [dict(jacoby=True, beavers=True), dict(beavers=True), dict()])
+def test_money_games_with_the_cube_are_the_models(rules: dict[str, bool]) -> None:
+    """A player who doubles on an optimist's numbers against one who answers
+    on a pessimist's: doubles, takes, passes and beavers, as bgcore.Game
+    plays them with the same decisions, game for game."""
+    players = (Player("pubeval", evaluator=OPTIMIST), Player("pubeval", evaluator=PESSIMIST))
+    log = model.Log()
+    expected = model.money_duel(200, 5, ("pubeval", "pubeval"), (OPTIMIST, PESSIMIST), log, **rules)
+    engine = _cube_games(players, 200, 5, 1, rules=(0, 0, 0, 0, int("jacoby" in rules), int("beavers" in rules)))
+    assert np.array_equal(engine[:, 0], expected)
+    assert log["double"] > 50 and log["take"] + log["beaver"] > 0 and log["pass"] > 0
+    assert (log["beaver"] > 0) == ("beavers" in rules)
+    result = duel(*players, games=200, seed=5, cube=True, **rules)
+    points = expected.copy()
+    points[1::2] *= -1
+    assert result.points == pytest.approx(points.mean(), abs=1e-12) and result.cube
+
+
+@pytest.mark.parametrize(("theories", "length"), [((WILDBG, None), 5), ((WILDBG, WILDBG), 3), ((WILDBG, WILDBG), 1)])
+def test_matches_with_the_cube_are_the_models(theories: tuple, length: int) -> None:
+    """Whole matches, Crawford game included: who won, the net points and
+    the games, as bgcore.Match plays them with the same decisions."""
+    players = tuple(Player(WILDBG, cube="theory" if t is not None else "none") for t in theories)
+    log = model.Log()
+    expected = model.matches(30, length, 2, (WILDBG, WILDBG), theories, log)
+    assert np.array_equal(_cube_games(players, 30, 2, 1, match_length=length), expected)
+    if length > 1:
+        assert log["crawford"] > 0 and log["post-crawford"] > 0 and log["double"] > 0
+    result = duel_matches(*players, matches=30, length=length, seed=2)
+    won = expected[:, 0].copy()
+    won[1::2] = 1 - won[1::2]
+    assert result.wins == (int(won.sum()), 30 - int(won.sum())) and result.games == int(expected[:, 2].sum())
+
+
+def test_the_cube_handling_player_beats_the_one_without() -> None:
+    theory, none = Player("wildbg"), Player("wildbg", cube="none")
+    money = duel(theory, none, games=400, seed=3, cube=True)
+    assert money.points > 0.2 and money.points - 3 * money.stderr > 0
+    assert duel(none, theory, games=400, seed=3, cube=True).points == -money.points
+    matches = duel_matches(theory, none, matches=100, length=5, seed=3)
+    assert matches.share > 0.55
+
+
+def test_cube_duels_are_the_same_whatever_the_threads() -> None:
+    a, b = Player("wildbg"), Player("wildbg", cube="none")
+    assert duel(a, b, games=101, seed=8, cube=True, threads=2) == duel(a, b, games=101, seed=8, cube=True)
+    assert duel_matches(a, b, matches=21, length=3, seed=8, threads=2) == duel_matches(
+        a, b, matches=21, length=3, seed=8
+    )
+    assert duel_matches(a, b, matches=21, length=3, seed=9) != duel_matches(a, b, matches=21, length=3, seed=8)
+
+
+def test_a_python_cube_evaluator_makes_the_native_ones_decisions() -> None:
+    native = duel_matches(Player("wildbg"), Player("pubeval", cube="none"), matches=20, length=3, seed=4)
+    python = duel_matches(
+        Player("wildbg", evaluator=lambda boards: WILDBG(boards)), Player("pubeval", cube="none"), 20, 3, seed=4
+    )
+    assert python == native
+
+
+def test_players_and_cube_results_print() -> None:
+    assert repr(Player("wildbg", cube="none")) == "Player('wildbg', cube='none')"
+    assert Player("pubeval", evaluator="wildbg").__name__ == "pubeval with wildbg's cube"
+    result = duel(Player("wildbg"), Player("wildbg", cube="none"), games=20, seed=1, cube=True)
+    assert str(result).startswith("duel of 20 games with the cube, wildbg against wildbg without cube")
+    assert repr(result).startswith("<DuelResult of 20 games with the cube, wildbg against wildbg without cube: ")
+    matches = duel_matches(Player("wildbg"), Player("wildbg", cube="none"), matches=10, length=3, seed=1)
+    lines = str(matches).splitlines()
+    assert lines[0] == (
+        "duel of 10 3-point matches, wildbg against wildbg without cube, on duplicate dice (± standard error)"
+    )
+    assert lines[1].split()[:5] == ["matches", "won", "by", "wildbg", f"{matches.share:.1%}"]
+    assert lines[-1].split() == ["games", "played", f"{matches.games:,}"]
+    assert repr(matches).startswith(
+        "<MatchResult of 10 3-point matches, wildbg against wildbg without cube: wildbg won"
+    )
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: Player("pubeval"), ValueError, "needs an evaluator for its cube decisions"),
+        (lambda: Player("wildbg", cube="sometimes"), ValueError, "cube must be one of 'theory', 'none'"),
+        (lambda: Player("wildbg", evaluator=3), ValueError, "needs evaluator="),
+        (lambda: duel(Player("wildbg"), "wildbg", games=2), ValueError, "cube=True"),
+        (lambda: duel("wildbg", "wildbg", games=2, beavers=True), ValueError, "cube=True"),
+        (lambda: duel("pubeval", "wildbg", games=2, cube=True), ValueError, "needs an evaluator"),
+        (
+            lambda: duel("wildbg", "wildbg", games=2, cube=True, start=Position.initial()),
+            ValueError,
+            "no start=",
+        ),
+        (lambda: duel_matches("wildbg", "wildbg", 2, length=26), ValueError, "length must be 1 to 25"),
+        (lambda: duel_matches("wildbg", "wildbg", 0), ValueError, "matches must be >= 1"),
+    ],
+)
+def test_bad_cube_duels(call, error: type, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match=message):
+        call()
