@@ -121,7 +121,7 @@ def rollout_games(start: Game, games: int, seed: int, policy: Any, evaluator: Ev
     out = np.zeros((games, len(branches)))
     for g in range(games):
         for b, doubled in enumerate(branches):
-            game = Game.from_ids(start.gnubg_id(), dice=Dice(seed, g), beavers=start.beavers)
+            game = Game.from_ids(start.gnubg_id(), dice=Dice(seed, g), beavers=start.beavers, max_cube=start.max_cube)
             if doubled:
                 game.double()
                 game.take()

@@ -279,11 +279,23 @@ def test_bad_arguments(kwargs: dict[str, Any], error: type, message: str) -> Non
         rollout(start(), games=10, cube=True, **kwargs)
 
 
+def test_the_games_max_cube_caps_the_rollouts_cube() -> None:
+    """A game's max_cube is the engine's limit: with the cube at max_cube
+    nobody may double, and below it the games are the model's game for game."""
+    state = MatchId(cube=2, cube_owner=0, jacoby=False).encode()
+    capped = rollout(Game.from_ids(CONTACT, state, max_cube=2), games=36, cube=True, policy=WILDBG)
+    assert capped.double_take is None and capped.double_pass is None
+    game = Game.from_ids(CONTACT, state, max_cube=4)
+    log = model.Log()
+    expected = model.rollout_games(game, 100, 3, WILDBG, WILDBG, log)
+    assert log["double"] > 0 and np.array_equal(engine_points(game, 100, 3), expected)
+    uncapped = Game.from_ids(CONTACT, state)
+    assert not np.array_equal(engine_points(uncapped, 100, 3), expected)
+
+
 def test_bad_starts() -> None:
     with pytest.raises(ValueError, match="without the doubling cube"):
         rollout(Game.from_ids(CONTACT, MatchId().encode(), cube=False), cube=True, policy="wildbg")
-    with pytest.raises(ValueError, match="max_cube=64"):
-        rollout(Game.from_ids(CONTACT, MatchId().encode(), max_cube=64), cube=True, policy="wildbg")
     with pytest.raises(ValueError, match="no acey-deucey"):
         rollout(AceyDeuceyPosition.initial(), cube=True, policy="random")
     with pytest.raises(ValueError, match="15 checkers a side, not 3"):

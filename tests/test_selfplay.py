@@ -187,7 +187,7 @@ def test_money_games_with_the_cube_are_the_models(rules: dict[str, bool]) -> Non
     players = (Player("pubeval", evaluator=OPTIMIST), Player("pubeval", evaluator=PESSIMIST))
     log = model.Log()
     expected = model.money_duel(200, 5, ("pubeval", "pubeval"), (OPTIMIST, PESSIMIST), log, **rules)
-    engine = _cube_games(players, 200, 5, 1, rules=(0, 0, 0, 0, int("jacoby" in rules), int("beavers" in rules)))
+    engine = _cube_games(players, 200, 5, 1, rules=(0, 0, 0, 0, int("jacoby" in rules), int("beavers" in rules), 4096))
     assert np.array_equal(engine[:, 0], expected)
     assert log["double"] > 50 and log["take"] + log["beaver"] > 0 and log["pass"] > 0
     assert (log["beaver"] > 0) == ("beavers" in rules)

@@ -39,7 +39,7 @@ def play_cubeful(
     pre: memoryview | np.ndarray,
     post: memoryview | np.ndarray,
     *,
-    rules: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0),
+    rules: tuple[int, int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0, 4096),
     root: tuple[tuple[int, int], ...] = ((1, -1),),
     match_length: int = 0,
     stratify: bool = False,
@@ -55,4 +55,4 @@ def cube_judge(
     pre: memoryview | np.ndarray,
     post: memoryview | np.ndarray,
 ) -> tuple[float, int, int]: ...
-def may_double(rules: tuple[int, int, int, int, int, int], branch: tuple[int, int], player: int) -> bool: ...
+def may_double(rules: tuple[int, int, int, int, int, int, int], branch: tuple[int, int], player: int) -> bool: ...

@@ -52,7 +52,7 @@ cdef extern from "bg_cubeplay.h" nogil:
     ctypedef struct bg_cubeplay_rules:
         int32_t length
         int32_t away[2]
-        int32_t crawford, jacoby, beavers
+        int32_t crawford, jacoby, beavers, limit
     ctypedef struct bg_cubeplay_branch:
         int32_t cube, owner, over, points
     int bg_cubeplay_may_double(const bg_cubeplay_rules *r, const bg_cubeplay_branch *b, int player) noexcept
@@ -270,6 +270,7 @@ cdef void _new_game(bg_job *job, bg_lane *L) noexcept nogil:
             L.rules.away[k] = job.match_length - L.score[k]
         L.rules.length = job.match_length
         L.rules.jacoby = L.rules.beavers = 0
+        L.rules.limit = job.rules.limit
         if L.crawford_state == 1:
             L.crawford_state = 2
         elif L.crawford_state == 0 and (L.rules.away[0] == 1) != (L.rules.away[1] == 1):
@@ -1029,7 +1030,8 @@ def play_games(bytes start not None, int checkers, uint64_t seed, int64_t first,
 
 def play_cubeful(bytes start not None, int checkers, uint64_t seed, int64_t first, int64_t count, tuple policies,
                  tuple theories, const double[::1] pre not None, const double[::1] post not None, *,
-                 tuple rules=(0, 0, 0, 0, 0, 0), tuple root=((1, -1),), int match_length=0, bint stratify=False,
+                 tuple rules=(0, 0, 0, 0, 0, 0, 4096), tuple root=((1, -1),), int match_length=0,
+                 bint stratify=False,
                  bint duel=False, int lanes=256, int threads=1):
     """Play games (or matches) with the cube: ``(y, plies, cube_y)``.
 
@@ -1048,7 +1050,8 @@ def play_cubeful(bytes start not None, int checkers, uint64_t seed, int64_t firs
     the games played (``plies``: all the match's plies).
 
     ``rules``: (length, player 0's away, player 1's away, crawford, jacoby,
-    beavers) of a rollout's or money duel's games.  ``theories``: each
+    beavers, the cube's limit) of a rollout's or money duel's games (a
+    match duel's limit is the same).  ``theories``: each
     policy's cube evaluator, a network (run in C) or a Python callable
     ``boards -> (n, 5)``, or None for a player that never doubles and always
     takes.  ``pre``, ``post``: the match equity table
@@ -1068,10 +1071,10 @@ def play_cubeful(bytes start not None, int checkers, uint64_t seed, int64_t firs
     job.match_length = match_length
     job.cube = CUBE_MATCHES if match_length else (CUBE_GAMES if duel else CUBE_ROLLOUT)
     job.branches = len(root)
-    if not 1 <= job.branches <= 2 or len(rules) != 6 or len(theories) != 2:
+    if not 1 <= job.branches <= 2 or len(rules) != 7 or len(theories) != 2:
         raise ValueError("play_cubeful: bad arguments")
     job.rules.length, job.rules.away[0], job.rules.away[1], job.rules.crawford, job.rules.jacoby, \
-        job.rules.beavers = rules
+        job.rules.beavers, job.rules.limit = rules
     for i in range(job.branches):
         job.root[i].cube, job.root[i].owner = root[i]
     for i in range(2):
@@ -1146,7 +1149,7 @@ def may_double(tuple rules, tuple branch, int player):
     owner -1 centred, else the player): bg_cubeplay.h's rule."""
     cdef bg_cubeplay_rules r
     cdef bg_cubeplay_branch b
-    r.length, r.away[0], r.away[1], r.crawford, r.jacoby, r.beavers = rules
+    r.length, r.away[0], r.away[1], r.crawford, r.jacoby, r.beavers, r.limit = rules
     b.cube, b.owner = branch
     b.over = b.points = 0
     return bool(bg_cubeplay_may_double(&r, &b, player))

@@ -48,6 +48,7 @@ from .acey import AceyDeuceyPosition
 from .cube import _RESPONSES, CubeAction, CubeDecision, CubeInfo, Response
 from .cube import _state as _cube_state
 from .errors import IllegalActionError
+from .ids import CUBE_LIMIT
 from .met import _after, _score, met_arrays
 from .nn import NativeEvaluator
 from .policy import (
@@ -365,7 +366,7 @@ class _Cube:
     as bg_cube_state's seven ints, and for a match the score that turns
     points into match winning chances."""
 
-    rules: tuple[int, int, int, int, int, int]
+    rules: tuple[int, int, int, int, int, int, int]
     root: tuple[tuple[int, int], ...]
     state: tuple[int, int, int, int, int, int, int]
     match: Any = None  # met's _Score of the player on roll, cube 1
@@ -496,12 +497,11 @@ def _cube_spec(position: Position, game: Game | None, policy: Policy) -> _Cube:
     else:
         if not game.cube_enabled:
             raise ValueError("this game is played without the doubling cube: roll it out with cube=False")
-        if game.max_cube not in (None, 4096):
-            raise ValueError(f"a cubeful rollout's cube goes up to 4096, gnubg's limit, not max_cube={game.max_cube}")
         state = _cube_state(game)
         match = _score(game.match_length, game.score, 1, game.on_roll, game.crawford) if game.match_length else None
     away, opponent_away, cube, owner, crawford, jacoby, beavers = state
-    rules = (game.match_length if game is not None else 0, away, opponent_away, crawford, jacoby, beavers)
+    limit = CUBE_LIMIT if game is None or game.max_cube is None else game.max_cube
+    rules = (game.match_length if game is not None else 0, away, opponent_away, crawford, jacoby, beavers, limit)
     no_double = (cube, owner)  # the player on roll is the engine's player 0, as the state's owner says
     root: tuple[tuple[int, int], ...] = (no_double,)
     if _engine.may_double(rules, no_double, 0):
@@ -609,7 +609,8 @@ def rollout(
     cubeless greedy ones, so both branches and the cubeless rollout play the
     same checkers. A :class:`~bgcore.Game` gives its cube, score, Crawford
     game, Jacoby rule and beavers; a :class:`~bgcore.Position` is a money
-    game with the cube centred. No truncation.
+    game with the cube centred; the cube goes up to the game's ``max_cube``.
+    No truncation.
 
     The counts are bounded before any game is played: ``games`` at most
     :data:`MAX_GAMES`, ``threads`` 1 to 64, ``in_flight`` 1 to

@@ -32,6 +32,7 @@ import numpy as np
 
 import bgcore._engine as _engine
 
+from .ids import CUBE_LIMIT
 from .met import MAX_AWAY, met_arrays
 from .nn import NativeEvaluator
 from .policy import (
@@ -305,7 +306,8 @@ def duel(
         if start is not None:
             raise ValueError("a duel with the cube plays games from the initial position: no start=")
         players = (_player(policy_a, "policy_a"), _player(policy_b, "policy_b"))
-        y = _cube_games(players, games, seed, threads, rules=(0, 0, 0, 0, int(bool(jacoby)), int(bool(beavers))))
+        rules = (0, 0, 0, 0, int(bool(jacoby)), int(bool(beavers)), CUBE_LIMIT)
+        y = _cube_games(players, games, seed, threads, rules=rules)
         points = y[:, 0].copy()
     else:
         if jacoby or beavers or isinstance(policy_a, Player) or isinstance(policy_b, Player):

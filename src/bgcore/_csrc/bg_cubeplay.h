@@ -12,16 +12,13 @@
    "double, pass", "double, beaver" and their redouble forms, never on an
    optional double nor when too good; the doubled player answers by its own
    probabilities.  bgcore.Game's rules decide what is legal: the cube at
-   most 4096, beavers only in money play and only when the cube can grow
-   twice more, gammons single under the Jacoby rule while the cube is
-   centred. */
+   most its limit (Game's max_cube, 4096 by default), beavers only in money
+   play and only when the cube can grow twice more, gammons single under the
+   Jacoby rule while the cube is centred. */
 #ifndef BG_CUBEPLAY_H
 #define BG_CUBEPLAY_H
 
 #include "bg_cube.h"
-
-/* bgcore.Game's largest cube (gnubg's): no double, nor beaver, past it. */
-#define BG_CUBEPLAY_LIMIT 4096
 
 /* The rules and score of the game being played. */
 typedef struct {
@@ -29,6 +26,7 @@ typedef struct {
     int32_t away[2]; /* match play: the points players 0 and 1 need */
     int32_t crawford; /* match play: this game is the Crawford game */
     int32_t jacoby, beavers; /* money play */
+    int32_t limit;    /* the largest cube (a power of two): no double, nor beaver, past it */
 } bg_cubeplay_rules;
 
 typedef struct {
@@ -59,7 +57,7 @@ BG_CUBE_INLINE bg_cube_state bg_cubeplay_state(const bg_cubeplay_rules *r, const
    player's or centred; in match play not in the Crawford game nor once the
    cube's value wins the match for the player). */
 BG_CUBE_INLINE int bg_cubeplay_may_double(const bg_cubeplay_rules *r, const bg_cubeplay_branch *b, int player) {
-    if (b->over || 2 * b->cube > BG_CUBEPLAY_LIMIT)
+    if (b->over || 2 * b->cube > r->limit)
         return 0;
     bg_cube_state s = bg_cubeplay_state(r, b, player);
     return bg_cube_available(&s);
@@ -118,7 +116,7 @@ BG_CUBE_INLINE int bg_cubeplay_turn(const bg_cubeplay_rules *r, bg_cubeplay_bran
         bg_cubeplay_end(b, mover, b->cube);
         return BG_DOUBLE_PASSED;
     }
-    if (response == BG_BEAVER && 4 * b->cube <= BG_CUBEPLAY_LIMIT) {
+    if (response == BG_BEAVER && 4 * b->cube <= r->limit) {
         bg_cube_state beavered = s;
         beavered.cube = 4 * s.cube;
         beavered.owner = BG_CUBE_THEIRS;
