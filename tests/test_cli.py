@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import os
 import re
 import shlex
@@ -313,7 +314,61 @@ def test_rollout_at_a_match_score_gives_the_mwc(capsys: pytest.CaptureFixture[st
     assert code == 0 and re.search(r"^│ match winning chance\s+│\s+\d+\.\d\d% │\s+\d+\.\d\d% │$", out, re.MULTILINE)
 
 
+#: Player 0 on roll, 114 pips to 133, near the doubling point (docs/guides/cube.md), in a money game.
+CONTACT = "LR7hAQOMrw+CAA"
+
+
+def cube_rows(out: str) -> dict[str, tuple[str, ...]]:
+    """A cube table's rows: the action and its value, standard error and 95% interval."""
+    pattern = r"^│ (no double|double/take|double/pass)\s+│\s+(\S+) │\s+(\S+) │\s+(.+?) │$"
+    return {name: tuple(rest) for name, *rest in re.findall(pattern, out, re.MULTILINE)}
+
+
+def test_rollout_of_the_cube_decision(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgcore import nets, rollout
+
+    code, out, _ = run(capsys, "rollout", CONTACT, "--cube", "--games", "648", "--seed", "5")
+    assert code == 0
+    assert out.startswith(f"Cubeful rollout of {CONTACT}, wildbg for both sides, seed 5\n648 games on 1 thread in ")
+    assert "┃ cube action ┃ equity (per cube) ┃ std. error ┃" in out
+    expected = rollout(read_position(CONTACT).position, cube=True, games=648, seed=5, policy=nets.wildbg())
+    assert expected.double_take is not None and expected.double_take_stderr is not None
+    rows = cube_rows(out)
+    assert rows["no double"][:2] == (f"{expected.no_double:+.4f}", f"{expected.no_double_stderr:.4f}")
+    assert rows["double/take"][:2] == (f"{expected.double_take:+.4f}", f"{expected.double_take_stderr:.4f}")
+    lo, hi = (float(v) for v in rows["double/take"][2].split(" to "))
+    assert lo < expected.double_take < hi
+    assert math.isclose(hi - lo, 2 * 1.96 * expected.double_take_stderr, abs_tol=2e-4)
+    assert rows["double/pass"] == ("+1.0000", "-", "-")
+    assert out.splitlines()[-1] == f"Proper cube action: {expected.action.text}"
+    # the same seed, the same numbers, whatever the threads
+    again = run(capsys, "rollout", CONTACT, "--cube", "--games", "648", "--seed", "5", "--threads", "2")[1]
+    assert again.splitlines()[2:] == out.splitlines()[2:]
+
+
+def test_rollout_of_the_cube_at_a_match_score_gives_mwcs(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgcore import nets, rollout
+
+    xgid = MATCH_XGID.replace(":1:1:1:52:", ":0:0:1:00:")  # 2-4 in 7, the cube centred, before the roll
+    code, out, _ = run(capsys, "rollout", xgid, "--cube", "--games", "324", "--seed", "3")
+    assert code == 0 and "┃ cube action ┃ match winning chance ┃" in out
+    game = read_position(xgid).game
+    assert game is not None
+    expected = rollout(game, cube=True, games=324, seed=3, policy=nets.wildbg())
+    rows = cube_rows(out)
+    assert rows["no double"][0] == f"{100 * expected.no_double:.2f}%"
+    assert rows["double/pass"][0] == f"{100 * expected.double_pass:.2f}%"
+
+
+def test_rollout_of_a_cube_nobody_can_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    """The opponent owns the cube: only no double is rolled out."""
+    code, out, _ = run(capsys, "rollout", START_XGID.replace(":0:0:1:", ":1:-1:1:"), "--cube", "--games", "36")
+    assert code == 0 and list(cube_rows(out)) == ["no double"]
+    assert out.splitlines()[-1] == "Proper cube action: Cube not available"
+
+
 def test_rollout_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_error(run(capsys, "rollout", START, "--cube", "--policy", "pubeval"), 1, "needs an evaluator")
     assert_error(run(capsys, "rollout", MATCH_XGID), 1, "the XGID is past the start of the turn")
     assert_error(run(capsys, "rollout", START, "--games", "0"), 2, "--games takes 1 to 2**63 - 1, not 0")
     assert_error(run(capsys, "rollout", START, "--threads", "0"), 2, "--threads takes 1 to 64, not 0")

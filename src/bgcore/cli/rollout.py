@@ -6,14 +6,15 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 
 from rich.table import Table
 
-from ..rollouts import MAX_GAMES, RolloutResult, rollout
+from ..rollouts import MAX_GAMES, CubefulRolloutResult, RolloutResult, interval95, rollout
 from .common import UsageError, add_position_argument, console, plural
 from .inputs import load_policy, policy_argument, policy_label, read_position
 
-__all__ = ["add_parser", "run", "result_table", "PROGRESS_GAMES"]
+__all__ = ["add_parser", "run", "result_table", "cube_table", "PROGRESS_GAMES"]
 
 #: Rollouts of more games than this show a progress bar (on stderr, when it is a terminal).
 PROGRESS_GAMES = 20_000
@@ -29,17 +30,26 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "roll before the roll) and print the estimated probabilities of the player on roll, the cubeless money "
         "equity and, for an XGID or gnubg ID at a match score, the match winning chance, each with its standard "
         f"error. The first two rolls are stratified. A rollout of more than {PROGRESS_GAMES:,} games shows a "
-        "progress bar on stderr when it is a terminal.",
+        "progress bar on stderr when it is a terminal. With --cube, roll out the cube decision of the player on "
+        "roll instead: no double and double/take on the same dice (the cube, score, Jacoby rule and beavers of "
+        "an XGID or gnubg ID; a Position ID is a money game with the cube centred), both sides doubling and "
+        "answering by gnubg's 0-ply cube theory on the policy's probabilities.",
     )
     add_position_argument(p)
     p.add_argument("--games", type=int, default=1296, help="games to play (default 1296)")
     p.add_argument(
         "--policy",
         type=policy_argument,
-        default="pubeval",
+        default=None,
         metavar="POLICY",
         help="the policy of both sides: random, pubeval (the default), race, wildbg (wildbg's networks, one ply "
-        "deep) or a network's .npz file (bgcore.nn.Network.save)",
+        "deep; the default with --cube) or a network's .npz file (bgcore.nn.Network.save)",
+    )
+    p.add_argument(
+        "--cube",
+        action="store_true",
+        help="roll out the cube decision: no double, double/take and double/pass with their standard errors "
+        "and the proper cube action (the policy must be a network: wildbg or a .npz file)",
     )
     p.add_argument("--threads", type=int, default=1, help="native threads, 1 to 64 (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the dice's seed (default 0): the same seed, the same result")
@@ -69,6 +79,29 @@ def result_table(result: RolloutResult) -> Table:
     return table
 
 
+def cube_table(result: CubefulRolloutResult) -> Table:
+    """The three values of a cubeful rollout, their standard errors and 95% intervals, as a rich table."""
+    table = Table()
+    table.add_column("cube action")
+    table.add_column("match winning chance" if result.mwc else "equity (per cube)", justify="right")
+    table.add_column("std. error", justify="right")
+    table.add_column("95% interval", justify="right")
+
+    def show(value: float) -> str:
+        return _pct(value) if result.mwc else _num(value, "+")
+
+    table.add_row("no double", *_estimate(result.no_double, result.no_double_stderr, show))
+    if result.double_take is not None and result.double_pass is not None:
+        table.add_row("double/take", *_estimate(result.double_take, result.double_take_stderr, show))
+        table.add_row("double/pass", show(result.double_pass), "-", "-")
+    return table
+
+
+def _estimate(value: float, stderr: float | None, show: Callable[[float], str]) -> tuple[str, str, str]:
+    lo, hi = interval95(value, stderr or 0.0)
+    return show(value), show(stderr or 0.0).lstrip("+"), f"{show(lo)} to {show(hi)}"
+
+
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games takes 1 to 2**63 - 1, not {args.games}")
@@ -77,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seed < 2**64:
         raise UsageError(f"--seed takes 0 to 2**64 - 1, not {args.seed}")
     spec = read_position(args.position)
-    start = spec.game if spec.game is not None and spec.game.match_length else spec.position
+    start = spec.game if spec.game is not None and (spec.game.match_length or args.cube) else spec.position
     if spec.game is not None and (spec.game.dice is not None or spec.game.doubled or spec.game.resigned):
         raise ValueError(
             f"the {spec.kind} is past the start of the turn (dice rolled, or an offer awaiting an answer): "
@@ -85,15 +118,22 @@ def run(args: argparse.Namespace) -> int:
         )
     progress = not args.no_progress and args.games > PROGRESS_GAMES and sys.stderr.isatty()
     began = time.perf_counter()
-    policy = load_policy(args.policy)
-    result = rollout(start, games=args.games, policy=policy, seed=args.seed, threads=args.threads, progress=progress)
+    name = args.policy or ("wildbg" if args.cube else "pubeval")
+    policy = load_policy(name)
+    options = dict(games=args.games, policy=policy, seed=args.seed, threads=args.threads, progress=progress)
+    result = rollout(start, cube=True, **options) if args.cube else rollout(start, **options)
     seconds = time.perf_counter() - began
     rate = f" ({result.games / seconds:,.0f} games/s)" if seconds > 0 else ""
+    kind = "Cubeful rollout" if args.cube else "Rollout"
     title = (
-        f"Rollout of {spec.position.position_id()}, {policy_label(args.policy)} for both sides, seed {args.seed}\n"
+        f"{kind} of {spec.position.position_id()}, {policy_label(name)} for both sides, seed {args.seed}\n"
         f"{plural(result.games, 'game')} on {plural(args.threads, 'thread')} in {seconds:.2f} s{rate}"
     )
     out = console()
     out.print(title)
-    out.print(result_table(result))
+    if isinstance(result, CubefulRolloutResult):
+        out.print(cube_table(result))
+        out.print(f"Proper cube action: {result.action.text}")
+    else:
+        out.print(result_table(result))
     return 0
