@@ -320,7 +320,7 @@ CONTACT = "LR7hAQOMrw+CAA"
 
 def cube_rows(out: str) -> dict[str, tuple[str, ...]]:
     """A cube table's rows: the action and its value, standard error and 95% interval."""
-    pattern = r"^│ (no double|double/take|double/pass)\s+│\s+(\S+) │\s+(\S+) │\s+(.+?) │$"
+    pattern = r"^│ (no double|double/take|double/pass|double/take gain)\s+│\s+(\S+) │\s+(\S+) │\s+(.+?) │$"
     return {name: tuple(rest) for name, *rest in re.findall(pattern, out, re.MULTILINE)}
 
 
@@ -330,7 +330,7 @@ def test_rollout_of_the_cube_decision(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, "rollout", CONTACT, "--cube", "--games", "648", "--seed", "5")
     assert code == 0
     assert out.startswith(f"Cubeful rollout of {CONTACT}, wildbg for both sides, seed 5\n648 games on 1 thread in ")
-    assert "┃ cube action ┃ equity (per cube) ┃ std. error ┃" in out
+    assert re.search(r"┃ cube action\s+┃ equity \(per cube\) ┃ std. error ┃", out)
     expected = rollout(read_position(CONTACT).position, cube=True, games=648, seed=5, policy=nets.wildbg())
     assert expected.double_take is not None and expected.double_take_stderr is not None
     rows = cube_rows(out)
@@ -340,6 +340,10 @@ def test_rollout_of_the_cube_decision(capsys: pytest.CaptureFixture[str]) -> Non
     assert lo < expected.double_take < hi
     assert math.isclose(hi - lo, 2 * 1.96 * expected.double_take_stderr, abs_tol=2e-4)
     assert rows["double/pass"] == ("+1.0000", "-", "-")
+    assert expected.take_gain_stderr is not None
+    gain = (f"{expected.double_take - expected.no_double:+.4f}", f"{expected.take_gain_stderr:.4f}")
+    assert rows["double/take gain"][:2] == gain
+    assert expected.take_gain_stderr < expected.double_take_stderr  # the same dice
     assert out.splitlines()[-1] == f"Proper cube action: {expected.action.text}"
     # the same seed, the same numbers, whatever the threads
     again = run(capsys, "rollout", CONTACT, "--cube", "--games", "648", "--seed", "5", "--threads", "2")[1]
@@ -351,7 +355,7 @@ def test_rollout_of_the_cube_at_a_match_score_gives_mwcs(capsys: pytest.CaptureF
 
     xgid = MATCH_XGID.replace(":1:1:1:52:", ":0:0:1:00:")  # 2-4 in 7, the cube centred, before the roll
     code, out, _ = run(capsys, "rollout", xgid, "--cube", "--games", "324", "--seed", "3")
-    assert code == 0 and "┃ cube action ┃ match winning chance ┃" in out
+    assert code == 0 and re.search(r"┃ cube action\s+┃ match winning chance ┃", out)
     game = read_position(xgid).game
     assert game is not None
     expected = rollout(game, cube=True, games=324, seed=3, policy=nets.wildbg())

@@ -48,8 +48,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--cube",
         action="store_true",
-        help="roll out the cube decision: no double, double/take and double/pass with their standard errors "
-        "and the proper cube action (the policy must be a network: wildbg or a .npz file)",
+        help="roll out the cube decision: no double, double/take and double/pass, the double/take gain (double/take "
+        "minus no double) with their standard errors, and the proper cube action (the policy must be a network: "
+        "wildbg or a .npz file)",
     )
     p.add_argument("--threads", type=int, default=1, help="native threads, 1 to 64 (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the dice's seed (default 0): the same seed, the same result")
@@ -80,7 +81,8 @@ def result_table(result: RolloutResult) -> Table:
 
 
 def cube_table(result: CubefulRolloutResult) -> Table:
-    """The three values of a cubeful rollout, their standard errors and 95% intervals, as a rich table."""
+    """The three values of a cubeful rollout and the double/take gain (double/take minus no double, with the
+    error of a difference on the same dice), with standard errors and 95% intervals, as a rich table."""
     table = Table()
     table.add_column("cube action")
     table.add_column("match winning chance" if result.mwc else "equity (per cube)", justify="right")
@@ -94,6 +96,9 @@ def cube_table(result: CubefulRolloutResult) -> Table:
     if result.double_take is not None and result.double_pass is not None:
         table.add_row("double/take", *_estimate(result.double_take, result.double_take_stderr, show))
         table.add_row("double/pass", show(result.double_pass), "-", "-")
+        # both branches roll the same dice: their difference is far surer than either value
+        gain = result.double_take - result.no_double
+        table.add_row("double/take gain", *_estimate(gain, result.take_gain_stderr, show))
     return table
 
 
