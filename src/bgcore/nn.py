@@ -40,7 +40,7 @@ The weights are ``(inputs, outputs)`` arrays (a layer computes ``x @ w + b``);
 the network keeps float32 copies, laid out again for its C kernels.
 :meth:`Network.save` and :meth:`Network.load` keep a network in a small
 ``.npz`` file; :meth:`Network.from_onnx` reads a chain of dense layers from
-ONNX (needs the ``nn`` extra: ``pip install 'bgcore[nn]'``).
+ONNX (needs the ``nn`` extra: ``pip install 'bgcore-engine[nn]'``).
 """
 
 from __future__ import annotations
@@ -385,7 +385,7 @@ def require(module: str, feature: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise ImportError(f"{feature} needs the {module} package: pip install 'bgcore[nn]'") from None
+        raise ImportError(f"{feature} needs the {module} package: pip install 'bgcore-engine[nn]'") from None
 
 
 def _label(node: Any) -> str:
