@@ -203,7 +203,7 @@ def findbestmoves_workload(corpus: Corpus, positions: int) -> Workload:
     sub = corpus.subset(positions)
     # findbestmoves(board, cubeinfo, evalcontext, dice): positional only, and
     # cubeinfo and evalcontext are required (None crashes it).
-    cube, context = gnubg.cubeinfo(), gnubg.evalcontext()
+    cube, context = gnubg_native.oracle.money_cubeinfo(), gnubg.evalcontext()
     calls = [(gnubg_native.oracle.gnubg_tuple(pos.board), roll) for pos, roll in sub.generations()]
 
     def run() -> int:

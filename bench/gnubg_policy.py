@@ -75,7 +75,7 @@ class GnubgZeroPly:
             raise ImportError(f"gnubg cannot serve: {reason}")
         gnubg: Any = importlib.import_module("gnubg")
         self._evaluate = gnubg.evaluate
-        self._cubeinfo = gnubg.cubeinfo()  # money, centred cube
+        self._cubeinfo = gnubg_native.oracle.money_cubeinfo()  # not cubeinfo(): its defaults follow gnubg's match
         self._context = gnubg.evalcontext(0, 0, 1, 0, 0)  # cubeful 0, plies 0, deterministic, no pruning, no noise
         self._lock = threading.Lock()
         self.calls = 0

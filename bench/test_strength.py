@@ -50,7 +50,7 @@ def gnubg_ranking(position: Position, dice: tuple[int, int]) -> list[tuple[str, 
         return None
     steps = {tuple(p for step in m.steps for p in step): m.position_id for m in generated}
     board = gnubg_native.oracle.gnubg_tuple(position.board)
-    found = gnubg.findbestmoves(board, gnubg.cubeinfo(), gnubg.evalcontext(0, 0, 1, 0, 0), dice)
+    found = gnubg.findbestmoves(board, gnubg_native.oracle.money_cubeinfo(), gnubg.evalcontext(0, 0, 1, 0, 0), dice)
     return [(steps[tuple(m["move"])], float(m["score"])) for m in found]
 
 

@@ -193,6 +193,16 @@ def count_moves(board: Sequence[int], die1: int, die2: int) -> int:
     return int(ml.cMoves)
 
 
+def money_cubeinfo() -> dict[str, object]:
+    """gnubg's cube information for money play, cube 1 centred, player 0 on roll.
+
+    Given in full: ``gnubg.cubeinfo()``'s defaults come from gnubg's current
+    match, which an earlier test (a ``.mat`` import, say) may have left in a
+    state that makes them invalid ("Error in SetCubeInfo")."""
+    gnubg = importlib.import_module("gnubg")
+    return dict(gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0))
+
+
 def gnubg_tuple(board: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A bgcore board as the gnubg package's (opponent, player on roll) tuples."""
     theirs, mine = board_to_gnubg(board)

@@ -557,7 +557,7 @@ def gnubg_evaluator(gnubg: object) -> Callable[[np.ndarray], np.ndarray]:
     """gnubg's own 0-ply cubeless probabilities of each board."""
     g: object = gnubg
     context = g.evalcontext(0, 0, 1, 0, 0)  # type: ignore[attr-defined]
-    cubeless = g.cubeinfo()  # type: ignore[attr-defined]
+    cubeless = oracle.money_cubeinfo()
 
     def evaluate(boards: np.ndarray) -> np.ndarray:
         rows = [g.evaluate(oracle.gnubg_tuple(b.tolist()), cubeless, context)[:5] for b in boards]  # type: ignore[attr-defined]

@@ -407,7 +407,9 @@ def test_printed_analysis(g: Gnubg, printing: None) -> None:
     checked = decisions = 0
     for position in rng.sample(found, 25):
         states = rng.sample(list(money_states()), 4) + rng.sample(specials, 3) + list(match_states(rng, 3))[-3:]
-        p = gnubg.evaluate(oracle.gnubg_tuple(position.board), gnubg.cubeinfo(), gnubg.evalcontext(0, 0, 1, 0, 0))[:5]
+        p = gnubg.evaluate(
+            oracle.gnubg_tuple(position.board), oracle.money_cubeinfo(), gnubg.evalcontext(0, 0, 1, 0, 0)
+        )[:5]
         exact = g.bearoff(g.board(position)) if position_class(position) == 4 else None
         for s in states:
             cubeful, analysis, proper = printed(position, s)
@@ -466,7 +468,7 @@ def test_findbestmoves_opening_31(g: Gnubg, state: CubeInfo) -> None:
     scores = []
     for move in start.legal_moves((3, 1)):
         after = start.play(move)  # the opponent on roll
-        p = gnubg.evaluate(oracle.gnubg_tuple(after.board), gnubg.cubeinfo(), context)[:5]
+        p = gnubg.evaluate(oracle.gnubg_tuple(after.board), oracle.money_cubeinfo(), context)[:5]
         value = cubeful_equity(p, after, replies)
         if state.match_length:
             kw = dict(match_length=state.match_length, score=state.score, cube=state.cube, crawford=state.crawford)
