@@ -5,6 +5,7 @@ checkpoints and a short training run."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -52,13 +53,13 @@ def _reference(layout, shape, params, x, targets):  # type: ignore[no-untyped-de
     _, output, sizes, acts = shape
     p = params.astype(np.float64)
     ws, bs, at = [], [], 0
-    for i, o in zip(sizes, sizes[1:], strict=False):
+    for i, o in itertools.pairwise(sizes):
         ws.append(p[at : at + i * o].reshape(i, o))
         bs.append(p[at + i * o : at + i * o + o])
         at += i * o + o
     hs, slopes = [x], []
-    for l in range(len(ws) - 1):
-        a, s = _act(hs[-1] @ ws[l] + bs[l], *acts[l])
+    for layer in range(len(ws) - 1):
+        a, s = _act(hs[-1] @ ws[layer] + bs[layer], *acts[layer])
         hs.append(a)
         slopes.append(s)
     z = hs[-1] @ ws[-1] + bs[-1]
@@ -72,10 +73,10 @@ def _reference(layout, shape, params, x, targets):  # type: ignore[no-untyped-de
         loss = -(targets * np.log(v)).sum()
         delta = v * targets.sum(axis=1, keepdims=True) - targets
     grads = []
-    for l in range(len(ws) - 1, -1, -1):
-        grads = [(hs[l].T @ delta).ravel(), delta.sum(axis=0), *grads]
-        if l:
-            delta = (delta @ ws[l].T) * slopes[l - 1]
+    for layer in range(len(ws) - 1, -1, -1):
+        grads = [(hs[layer].T @ delta).ravel(), delta.sum(axis=0), *grads]
+        if layer:
+            delta = (delta @ ws[layer].T) * slopes[layer - 1]
     return loss, np.concatenate(grads), v
 
 

@@ -40,6 +40,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -47,7 +48,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -86,7 +86,8 @@ class Training:
     """What :func:`train` returns: the trained ``network``, the ``best`` one
     by the evaluations (the trained one without evaluations), the
     ``history`` of evaluations, the ``games`` trained on (in all, resumed
-    runs included), the ``seconds`` of this call and its ``positions``."""
+    runs included; ``resumed_at`` of them before this call), the
+    ``seconds`` of this call and its ``positions``."""
 
     network: Network
     best: Network
@@ -94,6 +95,7 @@ class Training:
     games: int = 0
     seconds: float = 0.0
     positions: int = 0
+    resumed_at: int = 0
 
 
 def _check_int(value: object, what: str, low: int, high: int | None = None) -> int:
@@ -109,7 +111,7 @@ def _schedule(lr: float | Schedule) -> list[tuple[int, float]]:
     steps = [(0, float(lr))] if isinstance(lr, (int, float)) else [(int(g), float(r)) for g, r in lr]
     if not steps or steps[0][0] != 0:
         raise ValueError("a learning-rate schedule starts at game 0")
-    if any(b[0] <= a[0] for a, b in zip(steps, steps[1:], strict=False)):
+    if any(b[0] <= a[0] for a, b in itertools.pairwise(steps)):
         raise ValueError("a learning-rate schedule's games must increase")
     if not all(math.isfinite(r) and r > 0 for _, r in steps):
         raise ValueError("learning rates must be finite and > 0")
@@ -156,7 +158,7 @@ def initial_network(
     rng = np.random.default_rng(_check_int(seed, "seed", 0, _MAX_SEED))
     sizes = [ENCODINGS[encoding], *widths, OUTPUTS[output]]
     layers = []
-    for i, o in zip(sizes, sizes[1:], strict=False):
+    for i, o in itertools.pairwise(sizes):
         bound = 1.0 / math.sqrt(i)
         layers.append((rng.uniform(-bound, bound, (i, o)).astype(np.float32), np.zeros(o, np.float32)))
     return Network(layers, [activation] * len(widths), encoding=encoding, output=output)
@@ -280,7 +282,7 @@ def train(
     if not (isinstance(lam, (int, float)) and 0.0 <= lam <= 1.0):
         raise ValueError(f"lam must be a number from 0 to 1, not {lam!r}")
     schedule = _schedule(lr)
-    done, history, best_points = 0, [], -math.inf
+    done, history, best_points, earlier = 0, [], -math.inf, 0.0
     paths = _paths(out) if out is not None else None
     if resume:
         if paths is None:
@@ -290,13 +292,14 @@ def train(
         done = int(state["games"])
         history = [Evaluation(**e) for e in state["history"]]
         best_points = max((e.points for e in history), default=-math.inf)
+        earlier = float(state["seconds"])
     elif network is None:
         network = initial_network(hidden, encoding=encoding, output=output, activation=activation, seed=seed)
     layout = _layout(network)
     params = network_parameters(network)
     best = Network.load(paths[1]) if resume and paths is not None and paths[1].exists() else network
-    result = Training(network, best, history, done)
-    began = time.perf_counter()
+    result = Training(network, best, history, done, resumed_at=done)
+    began = time.perf_counter() - earlier  # evaluations' times count from the run's start
     bar = _Progress(done, games) if progress else None
     next_eval = (done // eval_every + 1) * eval_every if eval_every else None
 
@@ -306,7 +309,12 @@ def train(
         paths[0].parent.mkdir(parents=True, exist_ok=True)
         result.network.save(paths[0])
         result.best.save(paths[1])
-        state = {"games": result.games, "seed": seed, "history": [asdict(e) for e in result.history]}
+        state = {
+            "games": result.games,
+            "seed": seed,
+            "seconds": time.perf_counter() - began,
+            "history": [asdict(e) for e in result.history],
+        }
         paths[2].write_text(json.dumps(state, indent=1) + "\n")
 
     try:
@@ -337,7 +345,7 @@ def train(
                     next_eval += eval_every
                 checkpoint()
             if bar is not None:
-                bar.update(result.games, time.perf_counter() - began, result.history)
+                bar.update(result.games, time.perf_counter() - began - earlier, result.history)
             if on_round is not None:
                 on_round(result.games, result)
     finally:
@@ -346,7 +354,7 @@ def train(
     if not result.history:
         result.best = result.network
     checkpoint()
-    result.seconds = time.perf_counter() - began
+    result.seconds = time.perf_counter() - began - earlier
     return result
 
 

@@ -114,10 +114,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--policy",
+        "--opponent",
         type=policy_argument,
         metavar="POLICY",
-        help="the computer's policy: random, pubeval (the default), race, wildbg (wildbg's networks, one ply "
-        "deep) or a network's .npz file (bgcore.nn.Network.save); in acey-deucey random or race, default race",
+        help="the computer's policy (--opponent is the same option): random, pubeval (the default), race, "
+        "wildbg (wildbg's networks, one ply deep) or a network's .npz file (bgcore.nn.Network.save); "
+        "in acey-deucey random or race, default race",
     )
     p.add_argument(
         "--variant",
