@@ -253,6 +253,7 @@ def train(
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
     progress: bool = False,
+    seconds: float | None = None,
     on_round: Callable[[int, Training], None] | None = None,
 ) -> Training:
     """Train a network by TD(``lam``) self-play until it has ``games`` games.
@@ -265,8 +266,10 @@ def train(
     (0: never): games between duels of ``eval_games`` games against pubeval
     (dice ``eval_seed``).  ``out``: where checkpoints go (see the module);
     ``resume`` continues the run ``out``'s files describe.  ``progress``
-    shows a bar with games/s and the latest strength; ``on_round(games,
-    training)`` is called after each round.
+    shows a bar with games/s and the latest strength; ``seconds`` stops the
+    run after the first round that ends later than that (a time budget: the
+    games it reached, given as ``games``, train the same network again);
+    ``on_round(games, training)`` is called after each round.
 
     The same seed and settings give the same weights on any number of
     ``threads`` (with the same kernels: see :func:`bgcore._train.kernel`).
@@ -318,7 +321,7 @@ def train(
         paths[2].write_text(json.dumps(state, indent=1) + "\n")
 
     try:
-        while result.games < games:
+        while result.games < games and (seconds is None or time.perf_counter() - began - earlier < seconds):
             count = min(round_games, games - result.games)
             rate = learning_rate(schedule, result.games)
             result.positions += _round(
@@ -335,7 +338,8 @@ def train(
             )
             result.games += count
             result.network = _with_parameters(network, params)
-            if next_eval is not None and (result.games >= next_eval or result.games == games):
+            out_of_time = seconds is not None and time.perf_counter() - began - earlier >= seconds
+            if next_eval is not None and (result.games >= next_eval or result.games == games or out_of_time):
                 e = _evaluate(result.network, eval_games, eval_seed, threads, result.games, began)
                 result.history.append(e)
                 if e.points > best_points:

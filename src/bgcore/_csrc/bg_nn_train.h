@@ -134,17 +134,22 @@ BG_NNT_ALWAYS_INLINE float bg_nnt_dot(int n, const float *a, const float *b) {
     return s;
 }
 
-/* 1 / (1 + exp(-h[j])) in place, exp as Cephes' expf computes it (as
+/* 1 / (1 + exp(-scale h[j])) in place, exp as Cephes' expf computes it (as
    bg_nn_kernel.h does): x clamped to [-87, 88], n = round(x / ln 2), a
    degree-5 polynomial of x - n ln 2 (ln 2 in two parts) times 2^n, the
-   rounding and 2^n from integer conversions, so that the loop vectorizes. */
-BG_NNT_ALWAYS_INLINE void bg_nnt_sigmoids(float *h, int n, float scale) {
+   rounding and 2^n from integer conversions, so that the loop vectorizes.
+   GCC does not vectorize a loop with the clamp (a float select it cannot
+   prove to be a max without -ffinite-math-only), so the clamp is compiled
+   in only for the rows that need it (clamp is a constant once inlined):
+   the same bits either way. */
+BG_NNT_ALWAYS_INLINE void bg_nnt_sigmoid_loop(float *h, int n, float scale, const int clamp) {
     int j;
     for (j = 0; j < n; j++) {
         float x = -scale * h[j], fn, r, p;
         int32_t bits;
         float two_n;
-        x = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
+        if (clamp)
+            x = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
         /* x / ln 2 + 127.5 > 0: truncation is floor, and floor(y + 0.5) rounds */
         fn = (float)(int32_t)(x * 1.44269504088896341f + 127.5f) - 127.0f;
         r = x - fn * 0.693359375f;
@@ -160,6 +165,18 @@ BG_NNT_ALWAYS_INLINE void bg_nnt_sigmoids(float *h, int n, float scale) {
         memcpy(&two_n, &bits, sizeof two_n);
         h[j] = 1.0f / (1.0f + p * two_n);
     }
+}
+
+BG_NNT_ALWAYS_INLINE void bg_nnt_sigmoids(float *h, int n, float scale) {
+    int j, wild = 0;
+    for (j = 0; j < n; j++) {
+        float x = -scale * h[j];
+        wild |= (x < -87.0f) | (x > 88.0f);
+    }
+    if (wild)
+        bg_nnt_sigmoid_loop(h, n, scale, 1);
+    else
+        bg_nnt_sigmoid_loop(h, n, scale, 0);
 }
 
 /* A hidden layer's activation, in place. */
