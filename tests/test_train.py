@@ -261,3 +261,10 @@ def test_train_refuses_bad_arguments(kwargs, error) -> None:  # type: ignore[no-
     games = kwargs.pop("games")
     with pytest.raises(error):
         train(games, **kwargs)
+
+
+def test_a_time_budget_stops_at_a_round_boundary() -> None:
+    result = train(10**9, hidden=4, round_games=100, seconds=0.3, seed=1)
+    assert 0 < result.games < 10**9 and result.games % 100 == 0
+    again = train(result.games, hidden=4, round_games=100, seed=1)  # the games reached train the same network
+    assert np.array_equal(again.network.weights[0], result.network.weights[0])
