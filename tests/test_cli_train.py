@@ -40,6 +40,14 @@ def test_play_takes_an_opponent() -> None:
     assert args.policy == "pubeval"
 
 
+def test_train_overlap(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "o.npz"
+    args = ["train", "--hidden", "6", "--games", "400", "--round", "100", "--overlap", "--threads", "2"]
+    assert main([*args, "--out", str(out), "--eval-every", "0", "--no-progress"]) == 0
+    expected = train(400, hidden=6, round_games=100, overlap=True)
+    np.testing.assert_array_equal(Network.load(out).weights[0], expected.network.weights[0])
+
+
 @pytest.mark.parametrize("bad", [["--lr", "0.1,x"], ["--lr", "5:0.1"], ["--threads", "0"], ["--games", "-3"]])
 def test_train_refuses_a_malformed_command_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: list[str]

@@ -268,3 +268,17 @@ def test_a_time_budget_stops_at_a_round_boundary() -> None:
     assert 0 < result.games < 10**9 and result.games % 100 == 0
     again = train(result.games, hidden=4, round_games=100, seed=1)  # the games reached train the same network
     assert np.array_equal(again.network.weights[0], result.network.weights[0])
+
+
+def test_overlap_gives_the_same_weights_on_any_thread_count_and_resumes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    runs = [train(700, hidden=6, round_games=100, seed=4, overlap=True, threads=t) for t in (1, 2, 3)]
+    for r in runs[1:]:
+        assert all(np.array_equal(x, y) for x, y in zip(r.network.weights, runs[0].network.weights, strict=True))
+    plain = train(700, hidden=6, round_games=100, seed=4)
+    assert not np.array_equal(plain.network.weights[0], runs[0].network.weights[0])  # rounds played a round later
+    out = tmp_path / "net.npz"
+    kwargs = {"hidden": 6, "round_games": 100, "seed": 4, "overlap": True, "eval_every": 300, "eval_games": 20}
+    straight = train(700, threads=2, **kwargs)  # type: ignore[arg-type]
+    train(300, out=out, threads=2, **kwargs)  # type: ignore[arg-type]
+    resumed = train(700, out=out, resume=True, threads=2, **kwargs)  # type: ignore[arg-type]
+    assert all(np.array_equal(x, y) for x, y in zip(resumed.network.weights, straight.network.weights, strict=True))

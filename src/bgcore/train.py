@@ -46,6 +46,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -195,33 +196,49 @@ def _paths(out: str | os.PathLike[str]) -> tuple[Path, Path, Path]:
     return path, stem.with_name(stem.name + "-best.npz"), stem.with_name(stem.name + ".json")
 
 
-def _round(
+_Played = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _play(net: Network, first: int, count: int, seed: int, threads: int) -> _Played:
+    """Games first .. first + count - 1 played by net: their positions (boards,
+    game, ply; games in order, each game's plies in order) and each row's
+    game's points for its winner (1 to 3, whoever won: the last mover)."""
+    y, _, records = _engine.play_games(
+        Position.initial().to_array().tobytes(),
+        15,
+        seed,
+        first,
+        count,
+        (net, net),
+        opening=True,
+        record=True,
+        threads=threads,
+    )
+    assert records is not None
+    boards, game, ply = records
+    order = np.lexsort((ply, game))
+    points = np.where(y[:, 0] > 0, 1 + y[:, 1] + y[:, 2], 1 + y[:, 3] + y[:, 4]).astype(np.int8)
+    return boards[order], game[order], ply[order], points[game[order] - first]
+
+
+def _learn(
     net: Network,
     layout: _train.Layout,
     params: np.ndarray,
+    played: _Played,
     *,
     first: int,
-    count: int,
     seed: int,
     lam: float,
     lr: float,
     batch: int,
     threads: int,
 ) -> int:
-    """Games first .. first + count - 1 played by net, then the steps on their
-    positions (params updated in place); the positions' count."""
-    start = Position.initial()
-    y, _, records = _engine.play_games(
-        start.to_array().tobytes(), 15, seed, first, count, (net, net), opening=True, record=True, threads=threads
-    )
-    assert records is not None
-    boards, game, ply = records
-    order = np.lexsort((ply, game))
-    boards, game, ply = boards[order], game[order], ply[order]
+    """The steps on a round's positions (params, net's, updated in place), their
+    targets from net's values; the positions' count."""
+    boards, game, ply, points = played
     values = net(boards, threads=threads)
-    # The winner's points: 1 to 3, whoever won (the last mover of each game).
-    points = np.where(y[:, 0] > 0, 1 + y[:, 1] + y[:, 2], 1 + y[:, 3] + y[:, 4]).astype(np.int8)
-    targets = _train.lambda_targets(values, game, ply, points[game - first], lam, net.output)
+    targets = _train.lambda_targets(values, game, ply, points, lam, net.output)
     shuffle = np.random.default_rng((seed, first)).permutation(len(boards)).astype(np.int64)
     _train.sgd(layout, params, boards, targets, shuffle, lr, batch, threads)
     return len(boards)
@@ -254,6 +271,7 @@ def train(
     resume: bool = False,
     progress: bool = False,
     seconds: float | None = None,
+    overlap: bool = False,
     on_round: Callable[[int, Training], None] | None = None,
 ) -> Training:
     """Train a network by TD(``lam``) self-play until it has ``games`` games.
@@ -269,7 +287,14 @@ def train(
     shows a bar with games/s and the latest strength; ``seconds`` stops the
     run after the first round that ends later than that (a time budget: the
     games it reached, given as ``games``, train the same network again);
-    ``on_round(games, training)`` is called after each round.
+    ``overlap`` plays each round's games while the previous round's steps
+    run (on 2 threads or more: ``threads - 1`` play, one steps; both keep
+    the cores busy), so that a round is played by the network as it was two
+    rounds before, not one (the same weights on any number of threads); the
+    rounds after a checkpoint are played by the network checkpointed, so
+    that resuming still gives the same weights (but for a run stopped by
+    ``seconds`` between checkpoints).  ``on_round(games, training)`` is
+    called after each round.
 
     The same seed and settings give the same weights on any number of
     ``threads`` (with the same kernels: see :func:`bgcore._train.kernel`).
@@ -320,21 +345,38 @@ def train(
         }
         paths[2].write_text(json.dumps(state, indent=1) + "\n")
 
+    # With overlap on 2 threads or more, a thread of its own plays the next
+    # round (on threads - 1 native threads) while the steps run on one; on
+    # one thread the next round is played first: the same games either way.
+    pool = ThreadPoolExecutor(1) if overlap and threads > 1 else None
+    play_threads, learn_threads = (threads - 1, 1) if pool is not None else (threads, threads)
+    ahead: Future[_Played] | None = None  # the next round's games
     try:
         while result.games < games and (seconds is None or time.perf_counter() - began - earlier < seconds):
             count = min(round_games, games - result.games)
-            rate = learning_rate(schedule, result.games)
-            result.positions += _round(
+            first = result.games
+            played = ahead.result() if ahead is not None else _play(result.network, first, count, seed, play_threads)
+            ahead = None
+            after, rest = first + count, games - first - count
+            checkpointed = next_eval is not None and (after >= next_eval or rest == 0)
+            if overlap and rest > 0 and not checkpointed:
+                args = (result.network, after, min(round_games, rest), seed, play_threads)
+                if pool is not None:
+                    ahead = pool.submit(_play, *args)
+                else:
+                    ahead = Future()
+                    ahead.set_result(_play(*args))
+            result.positions += _learn(
                 result.network,
                 layout,
                 params,
-                first=result.games,
-                count=count,
+                played,
+                first=first,
                 seed=seed,
                 lam=float(lam),
-                lr=rate,
+                lr=learning_rate(schedule, first),
                 batch=batch,
-                threads=threads,
+                threads=learn_threads,
             )
             result.games += count
             result.network = _with_parameters(network, params)
@@ -353,6 +395,8 @@ def train(
             if on_round is not None:
                 on_round(result.games, result)
     finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
     if not result.history:

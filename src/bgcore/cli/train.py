@@ -69,6 +69,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, default=0, help="the seed of the weights and the dice (default 0)")
     p.add_argument("--eval-every", type=int, default=10_000, help="games between duels with pubeval (0: none)")
     p.add_argument("--eval-games", type=int, default=2000, help="games of each duel (default 2000)")
+    p.add_argument(
+        "--overlap",
+        action="store_true",
+        help="play each round while the previous round's steps run (faster on 2 threads or more; other weights)",
+    )
     p.add_argument("--resume", action="store_true", help="continue the run OUT's files describe")
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(run=run)
@@ -96,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         eval_games=args.eval_games,
         out=args.out,
         resume=args.resume,
+        overlap=args.overlap,
         progress=progress,
     )
     out = console()
