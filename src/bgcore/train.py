@@ -52,13 +52,12 @@ from pathlib import Path
 
 import numpy as np
 
-import bgcore._engine as _engine
 import bgcore._train as _train
 
 from .nn import ACTIVATIONS, ENCODINGS, OUTPUTS, Network
 from .position import Position
 from .rollouts import interval95
-from .selfplay import duel
+from .selfplay import duel, recorded
 
 __all__ = ["train", "Training", "Evaluation", "initial_network", "learning_rate", "network_parameters"]
 
@@ -203,22 +202,9 @@ def _play(net: Network, first: int, count: int, seed: int, threads: int) -> _Pla
     """Games first .. first + count - 1 played by net: their positions (boards,
     game, ply; games in order, each game's plies in order) and each row's
     game's points for its winner (1 to 3, whoever won: the last mover)."""
-    y, _, records = _engine.play_games(
-        Position.initial().to_array().tobytes(),
-        15,
-        seed,
-        first,
-        count,
-        (net, net),
-        opening=True,
-        record=True,
-        threads=threads,
-    )
-    assert records is not None
-    boards, game, ply = records
-    order = np.lexsort((ply, game))
+    boards, game, ply, y = recorded(Position.initial(), True, net, seed, first, count, threads)
     points = np.where(y[:, 0] > 0, 1 + y[:, 1] + y[:, 2], 1 + y[:, 3] + y[:, 4]).astype(np.int8)
-    return boards[order], game[order], ply[order], points[game[order] - first]
+    return boards, game, ply, points[game - first]
 
 
 def _learn(
