@@ -1,5 +1,5 @@
 """Draw a training run's learning curve: points per game against pubeval
-(with 95% intervals) after each evaluation, against games and minutes.
+(with 95% intervals) after each evaluation, against training games.
 
     python tools/plot_train.py CURVE.json OUT.png
 
@@ -41,26 +41,20 @@ def main(argv: list[str]) -> int:
     ax.set_ylim(max(min(points) - 0.2, -2.5), max(points) + 0.2)
     title = "198-80-5 TD(0) from zero, duplicate duels against pubeval (95% intervals)"
     ax.set_title(title, fontsize=9)
-    minutes = [e["seconds"] / 60 for e in history]
-    top = ax.secondary_xaxis(
-        "top",
-        functions=(
-            lambda g: _interp(g, games, minutes),
-            lambda m: _interp(m, minutes, games),
-        ),
+    minutes = history[-1]["seconds"] / 60
+    ax.annotate(
+        f"{history[-1]['games']:,} games in {minutes:.0f} minutes",
+        xy=(games[-1], points[-1]),
+        xytext=(0.55, 0.12),
+        textcoords="axes fraction",
+        fontsize=8,
+        arrowprops={"arrowstyle": "->", "linewidth": 0.6},
     )
-    top.set_xlabel("minutes on 2 threads", fontsize=8)
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(argv[1])
     return 0
-
-
-def _interp(x, xs, ys):  # type: ignore[no-untyped-def]
-    import numpy as np
-
-    return np.interp(x, xs, ys)
 
 
 if __name__ == "__main__":
