@@ -77,6 +77,7 @@ extensions = [
     extension("bgcore._acey"),      # the acey-deucey variant: generator, perft, random games
     extension("bgcore._cube"),       # the doubling cube at 0-ply: gnubg's cubeful equities and decisions
     extension("bgcore._nn", "bg_nn.c", numpy=True),  # networks: the forward pass in C, kernels chosen at run time
+    extension("bgcore._train", numpy=True),  # training: TD(lambda) targets, the backward pass, minibatch steps
 ]
 # fmt: on
 

@@ -139,3 +139,20 @@ def test_wildbg_ends_truncated_rollouts() -> None:
     result = rollout(Position.initial(), games=1296, truncate=2, evaluator=nets.wildbg(), seed=1)
     direct = nets.wildbg().evaluate(Position.initial())
     assert np.abs(np.array(result.probabilities) - direct).max() < 0.02
+
+
+def test_td_is_the_network_its_provenance_describes() -> None:
+    """The shipped TD player: its file's digest and training command are
+    noted, the command parses as ``bgcore train``'s, and it beats pubeval."""
+    from bgcore import duel
+    from bgcore.cli import build_parser
+
+    provenance = (DATA / "PROVENANCE.md").read_text()
+    digest = hashlib.sha256((DATA / "td.npz").read_bytes()).hexdigest()
+    assert re.search(rf"\| td\.npz \|[^\n]*\| {digest} \|", provenance)
+    command = re.search(r"`(bgcore train [^`]+)`", provenance)
+    assert command is not None
+    args = build_parser().parse_args(command.group(1).split()[1:])
+    net = nets.td()
+    assert net.sizes == (198, *args.hidden, 5) and net.encoding == args.encoding
+    assert duel(net, "pubeval", games=2000, seed=3).points > 0.3

@@ -1,6 +1,7 @@
 """Networks that bgcore ships, ready to evaluate positions.
 
-:func:`wildbg` is Carsten Wenderdel's wildbg: a contact and a race network
+:func:`td` is bgcore's own player, trained from zero by self-play
+(:mod:`bgcore.train`).  :func:`wildbg` is Carsten Wenderdel's wildbg: a contact and a race network
 trained by wildbg-training (race net 16, contact net 17; Creative Commons CC0
 1.0), converted once into :class:`bgcore.nn.Network` files
 (``bgcore/data/nets/``, with their licence and provenance) and evaluated in C:
@@ -38,7 +39,7 @@ import bgcore.encode as encode
 from .nn import Composite, Network, require
 from .rules import CHECKERS
 
-__all__ = ["wildbg", "OnnxWildbg", "WILDBG_ONNX_ENV"]
+__all__ = ["wildbg", "td", "OnnxWildbg", "WILDBG_ONNX_ENV"]
 
 #: The environment variable naming the folder of wildbg's ONNX files
 #: (``contact.onnx``, ``race.onnx``) for ``wildbg(backend="onnxruntime")``.
@@ -79,6 +80,21 @@ def wildbg(*, backend: str = "native", path: str | os.PathLike[str] | None = Non
                 )
         return OnnxWildbg(path)
     raise ValueError(f"backend must be 'native' or 'onnxruntime', not {backend!r}")
+
+
+def td() -> Network:
+    """bgcore's own player: a 198-80-5 network (TD-Gammon's inputs, 80
+    sigmoid hidden units, five sigmoid outputs) trained from zero by
+    TD(0) self-play with :func:`bgcore.train.train` (``bgcore/data/nets/td.npz``;
+    the command and seed that trained it, and its strength against pubeval,
+    are in ``bgcore/data/nets/PROVENANCE.md``).
+
+    >>> net = td()
+    >>> net.sizes, net.output
+    ((198, 80, 5), 'sigmoid')
+    """
+    with (resources.files("bgcore") / "data" / "nets" / "td.npz").open("rb") as f:
+        return Network.load(f)
 
 
 def _six_to_five(p6: np.ndarray) -> np.ndarray:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,12 +116,31 @@ def play(
     threads = check_int(threads, "threads", 1, 64)
     position, opening = _start(start)
     engine = for_engine(check_policy(policy), position.checkers)
+    boards, game, ply, y = recorded(position, opening, engine, seed, 0, games, threads)
+    return SelfPlay(boards, game, ply, (ply & 1).astype(np.int8), _points(y))
+
+
+def recorded(
+    position: Position,
+    opening: bool,
+    engine: str | NativeEvaluator | Callable[..., object],
+    seed: int,
+    first: int,
+    count: int,
+    threads: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Games ``first`` .. ``first + count - 1`` of ``engine`` (a policy as
+    :func:`bgcore.policy.for_engine` gives it) against itself, recorded:
+    the boards, game and ply of every position met (games in order, each
+    game's plies in order) and each game's outcome (float64 (count, 5),
+    player 0's view).  For :func:`play` and :mod:`bgcore.train`; the
+    arguments are checked by the caller."""
     y, _, records = _engine.play_games(
         position.to_array().tobytes(),
         position.checkers,
         seed,
-        0,
-        games,
+        first,
+        count,
         (engine, engine),
         opening=opening,
         record=True,
@@ -129,8 +149,7 @@ def play(
     assert records is not None
     boards, game, ply = records
     order = np.lexsort((ply, game))
-    ply = ply[order]
-    return SelfPlay(boards[order], game[order], ply, (ply & 1).astype(np.int8), _points(y))
+    return boards[order], game[order], ply[order], y
 
 
 #: A :class:`Player`'s ways with the cube: ``"theory"`` doubles, takes,

@@ -30,13 +30,13 @@ import os
 import sys
 
 from .. import __version__
-from . import bench, convert, demo, mat, moves, perft, play, rollout, show
+from . import bench, convert, demo, mat, moves, perft, play, rollout, show, train
 from .common import UsageError
 from .inputs import protect_arguments
 
 __all__ = ["main", "build_parser"]
 
-_COMMANDS = (show, moves, convert, perft, bench, rollout, play, mat, demo)
+_COMMANDS = (show, moves, convert, perft, bench, rollout, play, mat, demo, train)
 
 
 def _prog() -> str:
