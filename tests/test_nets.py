@@ -94,7 +94,7 @@ def test_onnxruntime_backend(onnx_folder: Path, monkeypatch: pytest.MonkeyPatch)
 
 def test_onnxruntime_backend_without_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "onnxruntime", None)
-    with pytest.raises(ImportError, match=r"needs the onnxruntime package: pip install 'bgcore\[nn\]'"):
+    with pytest.raises(ImportError, match=r"needs the onnxruntime package: pip install 'bgcore-engine\[nn\]'"):
         nets.wildbg(backend="onnxruntime", path=SHARED)
 
 
