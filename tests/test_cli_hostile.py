@@ -249,3 +249,12 @@ def test_random_absurd_command_lines_never_print_a_traceback(argv: list[str]) ->
     assert code in (0, 1, 2), (argv, code, err)
     check_messages(code, err)
     assert seconds < 10, f"{argv} took {seconds:.2f} s"
+
+
+def test_an_argument_with_a_newline_is_quoted_on_the_error_line() -> None:
+    """argparse prints unrecognised arguments as they are: a newline in one split
+    the error line (found by the hypothesis test above)."""
+    code, _, err, _ = run_cli(["mat", "", "\n", "\x1e"])
+    assert code == 2
+    check_messages(code, err)
+    assert err.rstrip("\n").endswith(": error: unrecognized arguments: \\n \\x1e"), err

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import NoReturn
 
 from .. import __version__
 from . import bench, convert, demo, mat, moves, perft, play, rollout, show, train
@@ -44,9 +45,18 @@ def _prog() -> str:
     return "bgcore" if os.path.basename(sys.argv[0] or "") in ("bgcore", "bgcore.exe") else "python -m bgcore"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, its error messages kept to one printable line: an
+    argument it quotes may hold a newline or a control character."""
+
+    def error(self, message: str) -> NoReturn:
+        printable = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+        super().error(printable)
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand; each sets ``run`` (its function) in the namespace."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=prog or _prog(),
         description="bgcore, a backgammon engine core: positions, moves, perft, rollouts, a game in the terminal.",
         epilog="Positions are given as a Position ID, an XGID, a gnubg ID (PositionID:MatchID) or the 26-count "
