@@ -505,5 +505,6 @@ def test_from_onnx_errors() -> None:
 
 def test_from_onnx_without_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "onnx", None)
-    with pytest.raises(ImportError, match=r"Network.from_onnx needs the onnx package: pip install 'bgcore-engine\[nn\]'"):
+    needs = r"Network.from_onnx needs the onnx package: pip install 'bgcore-engine\[nn\]'"
+    with pytest.raises(ImportError, match=needs):
         nn.Network.from_onnx("net.onnx")
