@@ -5,9 +5,10 @@
 
 CURVE.json: the ``curve.json`` that ``bench/train.py`` writes, or the
 ``.json`` state that ``bgcore train --out NET.npz`` keeps beside NET.npz
-(its ``history``).  Needs matplotlib (not a dependency of bgcore).  The
-docs' picture (``docs/guides/train-curve.png``) is made by this script from
-the run that ``docs/guides/train.md`` describes.
+(its ``history``).  Needs matplotlib (the ``docs`` extra has it; bgcore
+does not).  The docs' build runs it (``tools/mkdocs_hooks.py``) to draw
+``docs/guides/train-curve.png`` from ``docs/guides/train-curve.json``, the run
+that ``docs/guides/train.md`` describes.
 """
 
 from __future__ import annotations
