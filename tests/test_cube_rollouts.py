@@ -21,6 +21,11 @@ from bgcore.met import match_equity, met_arrays
 from bgcore.policy import for_engine, greedy
 from bgcore.rollouts import BLOCK, CubefulRolloutResult, RolloutResult, _cube_evaluator, _cube_spec
 
+# Slow as a whole: its games replay in Python against the model and its rollouts
+# play wildbg (35 s in all here), more than 10 minutes under the sanitizers, which
+# run the quick suite; selfplay's cube duels exercise the same C there.
+pytestmark = pytest.mark.slow
+
 SPAWN = multiprocessing.get_context("spawn")
 WILDBG = nets.wildbg()
 #: Player 0 on roll, 114 pips to 133, facing an anchor: near the doubling point (docs/guides/cube.md).
